@@ -1,0 +1,40 @@
+// exercises/04_context_vector.cpp — Exercise 04: one context vector.
+//
+// Source: seed 001 §3.3.1, In [5] and In [6]. Declared in include/attn/simple_attention.hpp.
+// Check your work: `tools/kit check 04`. Stuck? `tools/kit hint 04`.
+//
+// Goal: the context vector of a query is what it "sees" of the sentence: every input token,
+// scaled by its attention weight, summed.
+//   inputs: (T, d_in), weights: (T,) -> context: (d_in,)
+//   context[k] = sum_i weights[i] * inputs[i, k]
+// Worked example: inputs = [[1, 0], [0, 2]], weights = [0.25, 0.75] -> context = [0.25, 1.5]
+// context_vector_for_query chains the earlier exercises: dot_scores (01) and softmax (03).
+// Your tests link the kit's reference versions of those, so a bug there cannot fail this one.
+#include "attn/checks.hpp"
+#include "attn/errors.hpp"
+#include "attn/simple_attention.hpp"
+
+#include <xtensor/xmath.hpp>
+#include <xtensor/xview.hpp>
+
+namespace attn {
+
+Vector context_vector(const Matrix& inputs, const Vector& weights) {
+    checks::require_non_empty("context_vector", "inputs", inputs);
+    checks::require_length("context_vector", "weights", weights, 0, inputs.shape(0), "T");
+
+    // TODO: add up the rows of `inputs`, row i scaled by weights(i).
+    throw not_implemented("exercises/04_context_vector.cpp", "context_vector(inputs, weights)");
+}
+
+Vector context_vector_for_query(const Matrix& inputs, std::size_t query_index) {
+    checks::require_non_empty("context_vector_for_query", "inputs", inputs);
+    checks::require_row_index("context_vector_for_query", "query_index", query_index,
+                              inputs.shape(0));
+
+    // TODO: the query is row `query_index` of `inputs`; score it (dot_scores), turn the
+    // scores into weights (softmax), and return their context vector.
+    throw not_implemented("exercises/04_context_vector.cpp", "context_vector_for_query(inputs, query_index)");
+}
+
+}  // namespace attn

@@ -1,0 +1,29 @@
+// attn/tensor.hpp — the tensor types every exercise uses.
+//
+// The kit computes in float32, as PyTorch does by default, so your results can be compared
+// with the notebooks' printed values. A Vector is a 1-D tensor (PyTorch: shape (n,)), a
+// Matrix a 2-D tensor (shape (rows, cols)); both are xtensor containers with a fixed rank.
+#pragma once
+
+#include <xtensor/xtensor.hpp>
+
+#include <cstddef>
+#include <sstream>
+#include <string>
+
+namespace attn {
+
+using Vector = xt::xtensor<float, 1>;  // shape (n,)
+using Matrix = xt::xtensor<float, 2>;  // shape (rows, cols); row i is xt::row(m, i)
+
+// "(6, 3)": a shape written the way PyTorch's torch.Size prints it, for error messages.
+template <class Shape>
+std::string shape_string(const Shape& shape) {
+    std::ostringstream out;
+    out << '(';
+    for (std::size_t i = 0; i < shape.size(); ++i) out << (i ? ", " : "") << shape[i];
+    out << (shape.size() == 1 ? ",)" : ")");
+    return out.str();
+}
+
+}  // namespace attn

@@ -1,0 +1,172 @@
+// kit/src/torch_format.cpp — a port of torch/_tensor_str.py (PyTorch 1.13) for float32.
+#include "kit/torch_format.hpp"
+
+#include <xtensor/xview.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+#include <vector>
+
+namespace attn::kit {
+namespace {
+
+constexpr int precision = 4;
+constexpr std::size_t threshold = 1000;
+constexpr std::size_t edgeitems = 3;
+constexpr std::size_t linewidth = 80;
+
+// Python's '{:.Nf}' / '{:.Ne}' of a float: printf's, except that nan and inf carry no sign
+// bit noise ("nan", "inf", "-inf").
+std::string python_format(double value, char conversion, int digits, int width = 0) {
+    std::string text;
+    if (std::isnan(value)) {
+        text = "nan";
+    } else if (std::isinf(value)) {
+        text = value < 0 ? "-inf" : "inf";
+    } else {
+        char buffer[64];
+        const char format[] = {'%', '.', '*', conversion, '\0'};
+        std::snprintf(buffer, sizeof buffer, format, digits, value);
+        text = buffer;
+    }
+    return std::string(std::max<int>(0, width - static_cast<int>(text.size())), ' ') + text;
+}
+
+// torch's _Formatter: one number format and width for the whole (summarised) tensor.
+class Formatter {
+public:
+    explicit Formatter(const std::vector<double>& values) {
+        std::vector<double> nonzero_finite;
+        for (double v : values) {
+            if (std::isfinite(v) && v != 0.0) nonzero_finite.push_back(v);
+        }
+        if (nonzero_finite.empty()) return;
+        double min_abs = std::abs(nonzero_finite.front()), max_abs = min_abs;
+        for (double v : nonzero_finite) {
+            min_abs = std::min(min_abs, std::abs(v));
+            max_abs = std::max(max_abs, std::abs(v));
+            if (v != std::ceil(v)) int_mode_ = false;
+        }
+        const bool wide_range = max_abs / min_abs > 1000.0 || max_abs > 1.0e8;
+        sci_mode_ = int_mode_ ? wide_range : wide_range || min_abs < 1.0e-4;
+        for (double v : nonzero_finite) {
+            const std::size_t length =
+                sci_mode_ ? python_format(v, 'e', precision).size()
+                          : int_mode_ ? python_format(v, 'f', 0).size() + 1  // the "."
+                                      : python_format(v, 'f', precision).size();
+            width_ = std::max(width_, length);
+        }
+    }
+
+    std::size_t width() const { return width_; }
+
+    std::string format(double value) const {
+        std::string text;
+        if (sci_mode_) {
+            text = python_format(value, 'e', precision, static_cast<int>(width_));
+        } else if (int_mode_) {
+            text = python_format(value, 'f', 0) + (std::isfinite(value) ? "." : "");
+        } else {
+            text = python_format(value, 'f', precision);
+        }
+        return std::string(width_ > text.size() ? width_ - text.size() : 0, ' ') + text;
+    }
+
+private:
+    bool int_mode_ = true;
+    bool sci_mode_ = false;
+    std::size_t width_ = 1;
+};
+
+// The indices of the first dimension that are printed: all, or edgeitems from each end.
+std::vector<std::size_t> shown_rows(std::size_t size, bool summarize) {
+    std::vector<std::size_t> rows;
+    const bool cut = summarize && size > 2 * edgeitems;
+    for (std::size_t i = 0; i < size; ++i) {
+        if (!cut || i < edgeitems || i >= size - edgeitems) rows.push_back(i);
+    }
+    return rows;
+}
+
+// get_summarized_data: the values the formatter sees when the tensor is summarised.
+void collect_values(const xt::xarray<float>& t, bool summarize, std::vector<double>& out) {
+    if (t.dimension() == 0) {
+        out.push_back(t());
+        return;
+    }
+    for (std::size_t i : shown_rows(t.shape(0), summarize)) {
+        collect_values(xt::xarray<float>(xt::view(t, i)), summarize, out);
+    }
+}
+
+std::string join(const std::vector<std::string>& parts, const std::string& separator) {
+    std::string out;
+    for (std::size_t i = 0; i < parts.size(); ++i) out += (i ? separator : "") + parts[i];
+    return out;
+}
+
+// _vector_str: a 1-D tensor, wrapped at linewidth.
+std::string vector_str(const xt::xarray<float>& t, std::size_t indent, bool summarize,
+                       const Formatter& formatter) {
+    const std::size_t element_length = formatter.width() + 2;
+    const std::size_t per_line =
+        std::max<std::size_t>(1, (linewidth - std::min(indent, linewidth)) / element_length);
+    std::vector<std::string> data;
+    const auto rows = shown_rows(t.shape(0), summarize);
+    for (std::size_t k = 0; k < rows.size(); ++k) {
+        if (k > 0 && rows[k] != rows[k - 1] + 1) data.push_back(" ...");
+        data.push_back(formatter.format(t(rows[k])));
+    }
+    std::vector<std::string> lines;
+    for (std::size_t i = 0; i < data.size(); i += per_line) {
+        const auto end = data.begin() + static_cast<long>(std::min(data.size(), i + per_line));
+        lines.push_back(join(std::vector<std::string>(data.begin() + static_cast<long>(i), end),
+                             ", "));
+    }
+    return "[" + join(lines, ",\n" + std::string(indent + 1, ' ')) + "]";
+}
+
+// _tensor_str_with_formatter: nested brackets, blank lines between blocks of rank >= 3.
+std::string tensor_str(const xt::xarray<float>& t, std::size_t indent, bool summarize,
+                       const Formatter& formatter) {
+    if (t.dimension() == 0) return formatter.format(t());
+    if (t.dimension() == 1) return vector_str(t, indent, summarize, formatter);
+    std::vector<std::string> slices;
+    const auto rows = shown_rows(t.shape(0), summarize);
+    for (std::size_t k = 0; k < rows.size(); ++k) {
+        if (k > 0 && rows[k] != rows[k - 1] + 1) slices.push_back("...");
+        slices.push_back(
+            tensor_str(xt::xarray<float>(xt::view(t, rows[k])), indent + 1, summarize, formatter));
+    }
+    const std::string separator =
+        "," + std::string(t.dimension() - 1, '\n') + std::string(indent + 1, ' ');
+    return "[" + join(slices, separator) + "]";
+}
+
+std::string python_tuple(const xt::xarray<float>::shape_type& shape) {
+    std::ostringstream out;
+    out << '(';
+    for (std::size_t i = 0; i < shape.size(); ++i) out << (i ? ", " : "") << shape[i];
+    out << (shape.size() == 1 ? ",)" : ")");
+    return out.str();
+}
+
+}  // namespace
+
+std::string torch_repr(const xt::xarray<float>& tensor) {
+    const std::string prefix = "tensor(";
+    if (tensor.size() == 0) {
+        // _str_intern: an empty tensor other than shape (0,) states its size.
+        const std::string size =
+            tensor.dimension() == 1 ? "" : ", size=" + python_tuple(tensor.shape());
+        return prefix + "[]" + size + ")";
+    }
+    const bool summarize = tensor.size() > threshold;
+    std::vector<double> values;
+    collect_values(tensor, summarize, values);
+    return prefix + tensor_str(tensor, prefix.size(), summarize, Formatter(values)) + ")";
+}
+
+}  // namespace attn::kit

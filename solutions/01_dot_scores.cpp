@@ -1,0 +1,25 @@
+// solutions/01_dot_scores.cpp — reference solution of Exercise 01: dot-product scores.
+//
+// Source: seed 001 §3.3.1, In [2]. Declared in include/attn/simple_attention.hpp.
+#include "attn/checks.hpp"
+#include "attn/errors.hpp"
+#include "attn/simple_attention.hpp"
+
+#include <xtensor/xmath.hpp>
+#include <xtensor/xview.hpp>
+
+namespace attn {
+
+Vector dot_scores(const Matrix& inputs, const Vector& query) {
+    checks::require_non_empty("dot_scores", "inputs", inputs);
+    checks::require_length("dot_scores", "query", query, 0, inputs.shape(1), "d_in");
+
+    const std::size_t T = inputs.shape(0);
+    Vector scores = xt::zeros<float>({T});
+    for (std::size_t i = 0; i < T; ++i) {
+        scores(i) = xt::sum(query * xt::row(inputs, i))();
+    }
+    return scores;
+}
+
+}  // namespace attn

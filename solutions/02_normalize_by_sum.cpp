@@ -1,0 +1,18 @@
+// solutions/02_normalize_by_sum.cpp — reference solution of Exercise 02: naive normalisation.
+//
+// Source: seed 001 §3.3.1, In [3]. Declared in include/attn/simple_attention.hpp.
+#include "attn/checks.hpp"
+#include "attn/errors.hpp"
+#include "attn/simple_attention.hpp"
+
+#include <xtensor/xmath.hpp>
+
+namespace attn {
+
+Vector normalize_by_sum(const Vector& scores) {
+    checks::require_non_empty("normalize_by_sum", "scores", scores);
+
+    return scores / xt::sum(scores)();
+}
+
+}  // namespace attn

@@ -1,0 +1,41 @@
+// solutions/03_softmax.cpp — reference solution of Exercise 03: softmax.
+//
+// Source: seed 001 §3.3.1 In [4], §3.3.2 In [9]; seed 003 Exercise 3 and In [28].
+// Declared in include/attn/simple_attention.hpp.
+#include "attn/checks.hpp"
+#include "attn/errors.hpp"
+#include "attn/simple_attention.hpp"
+
+#include <xtensor/xmath.hpp>
+#include <xtensor/xview.hpp>
+
+namespace attn {
+
+Vector softmax_naive(const Vector& x) {
+    checks::require_non_empty("softmax_naive", "x", x);
+
+    Vector e = xt::exp(x);
+    return e / xt::sum(e)();
+}
+
+Vector softmax(const Vector& x) {
+    checks::require_non_empty("softmax", "x", x);
+
+    Vector e = xt::exp(x - xt::amax(x)());
+    return e / xt::sum(e)();
+}
+
+Matrix softmax(const Matrix& scores, int dim) {
+    const std::size_t axis = checks::normalize_dim("softmax", dim);
+    checks::require_non_empty("softmax", "scores", scores);
+
+    // keep_dims leaves the reduced axis with length 1, so the max and the sum broadcast
+    // back over the rows (axis 1) or the columns (axis 0) they were taken along. They are
+    // stored in a Matrix first: xtensor 0.24 broadcasts a lazy keep_dims reduction wrongly.
+    const Matrix max = xt::amax(scores, {axis}, xt::keep_dims);
+    const Matrix e = xt::exp(scores - max);
+    const Matrix sum = xt::sum(e, {axis}, xt::keep_dims);
+    return e / sum;
+}
+
+}  // namespace attn

@@ -1,0 +1,34 @@
+// solutions/04_context_vector.cpp — reference solution of Exercise 04: one context vector.
+//
+// Source: seed 001 §3.3.1, In [5] and In [6]. Declared in include/attn/simple_attention.hpp.
+// Uses exercises 01 (dot_scores) and 03 (softmax); the kit links their reference solutions.
+#include "attn/checks.hpp"
+#include "attn/errors.hpp"
+#include "attn/simple_attention.hpp"
+
+#include <xtensor/xmath.hpp>
+#include <xtensor/xview.hpp>
+
+namespace attn {
+
+Vector context_vector(const Matrix& inputs, const Vector& weights) {
+    checks::require_non_empty("context_vector", "inputs", inputs);
+    checks::require_length("context_vector", "weights", weights, 0, inputs.shape(0), "T");
+
+    Vector context = xt::zeros<float>({inputs.shape(1)});
+    for (std::size_t i = 0; i < inputs.shape(0); ++i) {
+        context += weights(i) * xt::row(inputs, i);
+    }
+    return context;
+}
+
+Vector context_vector_for_query(const Matrix& inputs, std::size_t query_index) {
+    checks::require_non_empty("context_vector_for_query", "inputs", inputs);
+    checks::require_row_index("context_vector_for_query", "query_index", query_index,
+                              inputs.shape(0));
+
+    const Vector query = xt::row(inputs, query_index);
+    return context_vector(inputs, softmax(dot_scores(inputs, query)));
+}
+
+}  // namespace attn

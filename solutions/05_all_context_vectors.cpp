@@ -1,0 +1,41 @@
+// solutions/05_all_context_vectors.cpp — reference solution of Exercise 05: all context vectors.
+//
+// Source: seed 001 §3.3.2, In [7] to In [10]. Declared in include/attn/simple_attention.hpp.
+// Uses exercise 03 (softmax); the kit links its reference solution.
+#include "attn/checks.hpp"
+#include "attn/errors.hpp"
+#include "attn/simple_attention.hpp"
+
+#include <xtensor-blas/xlinalg.hpp>
+#include <xtensor/xmath.hpp>
+#include <xtensor/xview.hpp>
+
+namespace attn {
+
+Matrix attention_scores_loops(const Matrix& inputs) {
+    checks::require_non_empty("attention_scores_loops", "inputs", inputs);
+
+    const std::size_t T = inputs.shape(0);
+    Matrix scores = xt::zeros<float>({T, T});
+    for (std::size_t i = 0; i < T; ++i) {
+        for (std::size_t j = 0; j < T; ++j) {
+            scores(i, j) = xt::sum(xt::row(inputs, i) * xt::row(inputs, j))();
+        }
+    }
+    return scores;
+}
+
+Matrix attention_scores_matmul(const Matrix& inputs) {
+    checks::require_non_empty("attention_scores_matmul", "inputs", inputs);
+
+    return xt::linalg::dot(inputs, xt::transpose(inputs));
+}
+
+Matrix all_context_vectors(const Matrix& inputs) {
+    checks::require_non_empty("all_context_vectors", "inputs", inputs);
+
+    const Matrix weights = softmax(attention_scores_matmul(inputs), -1);
+    return xt::linalg::dot(weights, inputs);
+}
+
+}  // namespace attn

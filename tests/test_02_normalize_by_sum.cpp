@@ -1,0 +1,33 @@
+// tests/test_02_normalize_by_sum.cpp — Exercise 02: naive normalisation (001 §3.3.1, In [3]).
+// Compiled once; linked against exercises/ and solutions/02_normalize_by_sum.cpp.
+#include "attn/errors.hpp"
+#include "attn/simple_attention.hpp"
+#include "kit/golden.hpp"
+#include "kit/student_code.hpp"
+#include "kit/tensor_assert.hpp"
+
+#include <gmock/gmock.h>
+#include <xtensor/xmath.hpp>
+
+using attn::kit::golden;
+using ::testing::HasSubstr;
+using ::testing::ThrowsMessage;
+
+TEST(NormalizeBySumTest, WeightsSumToOne) {
+    const auto scores = golden<1>("02_normalize_by_sum/attention_scores_2");
+    attn::Vector weights;
+    RUN_STUDENT_CODE(weights = attn::normalize_by_sum(scores));
+    EXPECT_TENSOR_MATCHES(xt::sum(weights), "02_normalize_by_sum/attention_weights_2_tmp_sum");
+}
+
+TEST(NormalizeBySumTest, MatchesNotebook) {
+    const auto scores = golden<1>("02_normalize_by_sum/attention_scores_2");
+    attn::Vector weights;
+    RUN_STUDENT_CODE(weights = attn::normalize_by_sum(scores));
+    EXPECT_TENSOR_MATCHES(weights, "02_normalize_by_sum/attention_weights_2_tmp");
+}
+
+TEST(NormalizeBySumTest, RejectsEmptyScores) {
+    EXPECT_THAT([] { attn::normalize_by_sum(attn::Vector{}); },
+                ThrowsMessage<attn::shape_error>(HasSubstr("scores is empty")));
+}
