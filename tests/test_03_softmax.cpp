@@ -32,6 +32,13 @@ TEST(SoftmaxTest, NaiveFormOverflowsOnLargeLogits) {
            "max-subtracted softmax() fixes; keep the naive one naive to see it.";
 }
 
+TEST(SoftmaxTest, WeightsSumToOne) {
+    const auto scores = golden<1>("03_softmax/attention_scores_2");
+    attn::Vector weights;
+    RUN_STUDENT_CODE(weights = attn::softmax(scores));
+    EXPECT_TENSOR_MATCHES(xt::sum(weights), "03_softmax/attention_weights_2_sum");
+}
+
 TEST(SoftmaxTest, MatchesNotebook) {
     const auto scores = golden<1>("03_softmax/attention_scores_2");
     attn::Vector weights;

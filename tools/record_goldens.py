@@ -189,7 +189,7 @@ def softmax_mistakes(scores, dim):
 
 
 def record_03_softmax(rec):
-    ex = Exercise(rec, "03", "03_softmax", "001 §3.3")
+    ex = Exercise(rec, "03", "03_softmax", "001")
     inputs = notebook_inputs()
     scores = loop_dot_scores(inputs, inputs[1])
     ex.input("attention_scores_2", scores, "§3.3.1, In [2]")
@@ -204,6 +204,8 @@ def record_03_softmax(rec):
                      "exp() alone is not a distribution: divide by the sum of the exps.",
                      torch.exp(scores)),
                 ])
+    ex.expected("attention_weights_2_sum", torch.softmax(scores, dim=0).sum(), "§3.3.1, In [4]",
+                reduction=scores.shape[0])
 
     attn_scores = inputs @ inputs.T
     ex.input("attn_scores", attn_scores, "§3.3.2, In [8]")
@@ -211,22 +213,22 @@ def record_03_softmax(rec):
                 reduction=attn_scores.shape[1], mistakes=softmax_mistakes(attn_scores, 1))
     # 003 In [28]'s softmax_cols: the same scores, each column summing to 1.
     ex.expected("attn_weights_cols", torch.softmax(attn_scores, dim=0),
-                "§3.3.2 scores with dim=0 as 003's softmax_cols (003 In [28])",
+                "§3.3.2 scores with dim=0, as 003's softmax_cols (003, In [28])",
                 reduction=attn_scores.shape[0], mistakes=softmax_mistakes(attn_scores, 0))
 
     overflow = "exp(1000) is inf in float32 and inf / inf is nan: subtract max(x) first."
     large = torch.tensor([1000.0, 1001.0])
-    ex.input("large_logits", large, "the stability check of the issue (not a notebook cell)")
+    ex.input("large_logits", large, "beyond the notebook: logits whose exp() overflows")
     ex.expected("large_logits_softmax", torch.softmax(large, dim=0),
-                "torch.softmax([1000, 1001], dim=0)", reduction=2,
+                "beyond the notebook: torch.softmax([1000, 1001], dim=0)", reduction=2,
                 mistakes=[("naive", "unstable softmax overflowed", overflow,
                            torch.exp(large) / torch.exp(large).sum())])
 
     large_rows = torch.tensor([[1000.0, 1001.0], [0.0, 1.0]])
     global_shift = torch.exp(large_rows - large_rows.max())
-    ex.input("large_rows", large_rows, "the stability check of the issue (not a notebook cell)")
+    ex.input("large_rows", large_rows, "beyond the notebook: logits whose exp() overflows")
     ex.expected("large_rows_softmax", torch.softmax(large_rows, dim=-1),
-                "torch.softmax([[1000, 1001], [0, 1]], dim=-1)", reduction=2,
+                "beyond the notebook: torch.softmax([[1000, 1001], [0, 1]], dim=-1)", reduction=2,
                 mistakes=[
                     ("naive", "unstable softmax overflowed", overflow,
                      torch.exp(large_rows) / torch.exp(large_rows).sum(dim=-1, keepdim=True)),

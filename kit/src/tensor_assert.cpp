@@ -100,9 +100,9 @@ std::string indented(const std::string& text, const std::string& indent) {
     return out;
 }
 
-std::string known_mistake_lines(const KnownMistake* mistake) {
+std::string hint_line(const KnownMistake* mistake) {
     if (!mistake) return "";
-    return "\n  known mistake: " + mistake->name + "\n  hint: " + mistake->hint;
+    return "\n  hint: " + mistake->hint;
 }
 
 std::string both_tensors(const xt::xarray<float>& actual, const xt::xarray<float>& expected) {
@@ -123,7 +123,7 @@ std::string both_tensors(const xt::xarray<float>& actual, const xt::xarray<float
         message << what << " has shape " << shape_string(actual.shape()) << ", expected "
                 << shape_string(expected.shape())
                 << (mistake ? " — looks like: " + mistake->name : "")
-                << known_mistake_lines(mistake) << both_tensors(actual, expected);
+                << hint_line(mistake) << both_tensors(actual, expected);
         return ::testing::AssertionFailure() << message.str();
     }
     const auto mismatches = find_mismatches(actual, expected, tolerance);
@@ -138,7 +138,7 @@ std::string both_tensors(const xt::xarray<float>& actual, const xt::xarray<float
             << " values differ; worst at " << index_string(worst->flat_index, expected.shape())
             << ": got " << number(worst->actual) << ", expected " << number(worst->expected)
             << " (" << times(worst->times_tolerance) << ")"
-            << (mistake ? " — looks like: " + mistake->name : "") << known_mistake_lines(mistake)
+            << (mistake ? " — looks like: " + mistake->name : "") << hint_line(mistake)
             << "\n  shape: " << shape_string(expected.shape()) << " as expected"
             << "\n  tolerance: |got - expected| <= atol + rtol * |expected| with atol = "
             << number(tolerance.atol) << ", rtol = " << number(tolerance.rtol)

@@ -27,6 +27,12 @@ struct WrongAnswer {
     std::string perturbation;  // "off_by_1e-3", "nan" or "wrong_shape"
 };
 
+// Shown in test listings instead of the struct's bytes.
+void PrintTo(const WrongAnswer& wrong, std::ostream* out) {
+    *out << (wrong.mistake_path.empty() ? wrong.perturbation : wrong.mistake_path) << " vs "
+         << wrong.golden;
+}
+
 std::string identifier(std::string text) {
     for (char& c : text) {
         if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
