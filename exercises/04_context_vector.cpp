@@ -34,7 +34,8 @@ Vector context_vector_for_query(const Matrix& inputs, std::size_t query_index) {
 
     // TODO: the query is row `query_index` of `inputs`; score it (dot_scores), turn the
     // scores into weights (softmax), and return their context vector.
-    throw not_implemented("exercises/04_context_vector.cpp", "context_vector_for_query(inputs, query_index)");
+    throw not_implemented("exercises/04_context_vector.cpp",
+                          "context_vector_for_query(inputs, query_index)");
 }
 
 }  // namespace attn

@@ -31,7 +31,8 @@ Matrix attention_scores_matmul(const Matrix& inputs) {
     checks::require_non_empty("attention_scores_matmul", "inputs", inputs);
 
     // TODO: the same matrix as one product, inputs @ inputs.T.
-    throw not_implemented("exercises/05_all_context_vectors.cpp", "attention_scores_matmul(inputs)");
+    throw not_implemented("exercises/05_all_context_vectors.cpp",
+                          "attention_scores_matmul(inputs)");
 }
 
 Matrix all_context_vectors(const Matrix& inputs) {

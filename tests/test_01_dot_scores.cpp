@@ -44,6 +44,7 @@ TEST(DotScoresTest, RejectsQueryOfWrongLength) {
 
 TEST(DotScoresTest, RejectsEmptyInputs) {
     const attn::Matrix no_tokens = xt::zeros<float>({0, 3});
-    EXPECT_THAT([&] { attn::dot_scores(no_tokens, attn::Vector{1.0f, 2.0f, 3.0f}); },
+    const attn::Vector query = {1.0f, 2.0f, 3.0f};
+    EXPECT_THAT([&] { attn::dot_scores(no_tokens, query); },
                 ThrowsMessage<attn::shape_error>(HasSubstr("inputs is empty")));
 }

@@ -45,8 +45,8 @@ TEST(AllContextVectorsTest, RowOfJourneyIsExercise04sContextVector) {
 
 TEST(AllContextVectorsTest, RejectsEmptyInputs) {
     const attn::Matrix no_tokens = xt::zeros<float>({0, 3});
-    for (const auto& function : {attn::attention_scores_loops, attn::attention_scores_matmul,
-                                 attn::all_context_vectors}) {
+    for (const auto& function :
+         {attn::attention_scores_loops, attn::attention_scores_matmul, attn::all_context_vectors}) {
         EXPECT_THAT([&] { function(no_tokens); },
                     ThrowsMessage<attn::shape_error>(HasSubstr("inputs is empty")));
     }

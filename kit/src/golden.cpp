@@ -77,8 +77,8 @@ GoldenStore::GoldenStore(std::filesystem::path root) : root_(std::move(root)) {
             entries_.emplace(path, parse_entry(path, json));
         }
     } catch (const nlohmann::json::exception& error) {
-        throw golden_error("the golden manifest " + manifest_path.string() +
-                           " is malformed (" + error.what() + "); " + how_to_fix);
+        throw golden_error("the golden manifest " + manifest_path.string() + " is malformed (" +
+                           error.what() + "); " + how_to_fix);
     }
 }
 

@@ -24,7 +24,8 @@ struct Mismatch {
 // NaN matches NaN and an infinity matches the same infinity, as in
 // torch.testing.assert_close(equal_nan=True); anything else follows the tolerance rule.
 bool values_match(double actual, double expected, const Tolerance& tolerance) {
-    if (std::isnan(actual) || std::isnan(expected)) return std::isnan(actual) && std::isnan(expected);
+    if (std::isnan(actual) || std::isnan(expected))
+        return std::isnan(actual) && std::isnan(expected);
     if (std::isinf(actual) || std::isinf(expected)) return actual == expected;
     return std::abs(actual - expected) <= tolerance.allowed(expected);
 }
@@ -122,8 +123,8 @@ std::string both_tensors(const xt::xarray<float>& actual, const xt::xarray<float
         mistake = diagnose(actual, mistakes, tolerance);
         message << what << " has shape " << shape_string(actual.shape()) << ", expected "
                 << shape_string(expected.shape())
-                << (mistake ? " — looks like: " + mistake->name : "")
-                << hint_line(mistake) << both_tensors(actual, expected);
+                << (mistake ? " — looks like: " + mistake->name : "") << hint_line(mistake)
+                << both_tensors(actual, expected);
         return ::testing::AssertionFailure() << message.str();
     }
     const auto mismatches = find_mismatches(actual, expected, tolerance);
@@ -136,8 +137,8 @@ std::string both_tensors(const xt::xarray<float>& actual, const xt::xarray<float
     }
     message << what << ": " << mismatches.size() << " of " << expected.size()
             << " values differ; worst at " << index_string(worst->flat_index, expected.shape())
-            << ": got " << number(worst->actual) << ", expected " << number(worst->expected)
-            << " (" << times(worst->times_tolerance) << ")"
+            << ": got " << number(worst->actual) << ", expected " << number(worst->expected) << " ("
+            << times(worst->times_tolerance) << ")"
             << (mistake ? " — looks like: " + mistake->name : "") << hint_line(mistake)
             << "\n  shape: " << shape_string(expected.shape()) << " as expected"
             << "\n  tolerance: |got - expected| <= atol + rtol * |expected| with atol = "
@@ -164,11 +165,10 @@ std::string both_tensors(const xt::xarray<float>& actual, const xt::xarray<float
     try {
         const GoldenStore& store = GoldenStore::instance();
         const GoldenEntry& golden = store.entry(golden_name);
-        return tensors_match(std::string(actual_expression) + " vs golden " + golden.path +
-                                 " (" + golden.source + ")",
+        return tensors_match(std::string(actual_expression) + " vs golden " + golden.path + " (" +
+                                 golden.source + ")",
                              actual, store.load(golden_name),
-                             Tolerance::for_reduction(golden.reduction),
-                             store.mistakes_of(golden));
+                             Tolerance::for_reduction(golden.reduction), store.mistakes_of(golden));
     } catch (const golden_error& error) {
         return ::testing::AssertionFailure() << error.what();
     }

@@ -52,10 +52,9 @@ public:
         const bool wide_range = max_abs / min_abs > 1000.0 || max_abs > 1.0e8;
         sci_mode_ = int_mode_ ? wide_range : wide_range || min_abs < 1.0e-4;
         for (double v : nonzero_finite) {
-            const std::size_t length =
-                sci_mode_ ? python_format(v, 'e', precision).size()
-                          : int_mode_ ? python_format(v, 'f', 0).size() + 1  // the "."
-                                      : python_format(v, 'f', precision).size();
+            const std::size_t length = sci_mode_   ? python_format(v, 'e', precision).size()
+                                       : int_mode_ ? python_format(v, 'f', 0).size() + 1  // the "."
+                                                   : python_format(v, 'f', precision).size();
             width_ = std::max(width_, length);
         }
     }
@@ -122,8 +121,8 @@ std::string vector_str(const xt::xarray<float>& t, std::size_t indent, bool summ
     std::vector<std::string> lines;
     for (std::size_t i = 0; i < data.size(); i += per_line) {
         const auto end = data.begin() + static_cast<long>(std::min(data.size(), i + per_line));
-        lines.push_back(join(std::vector<std::string>(data.begin() + static_cast<long>(i), end),
-                             ", "));
+        lines.push_back(
+            join(std::vector<std::string>(data.begin() + static_cast<long>(i), end), ", "));
     }
     return "[" + join(lines, ",\n" + std::string(indent + 1, ' ')) + "]";
 }

@@ -22,9 +22,8 @@ class DamagedCopyTest : public ::testing::Test {
 protected:
     void SetUp() override {
         copy_ = fs::temp_directory_path() /
-                ("attn-goldens-" + std::string(::testing::UnitTest::GetInstance()
-                                                   ->current_test_info()
-                                                   ->name()));
+                ("attn-goldens-" +
+                 std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
         fs::remove_all(copy_);
         fs::copy(GoldenStore::instance().root(), copy_, fs::copy_options::recursive);
     }
@@ -57,8 +56,9 @@ TEST(GoldenStoreTest, RefusesToReadAGoldenAtTheWrongRank) {
 }
 
 TEST(GoldenStoreTest, RefusesAnUnknownName) {
-    EXPECT_THAT([] { GoldenStore::instance().load("01_dot_scores/no_such_tensor"); },
-                ThrowsMessage<golden_error>(HasSubstr("no golden named 01_dot_scores/no_such_tensor.npy")));
+    EXPECT_THAT(
+        [] { GoldenStore::instance().load("01_dot_scores/no_such_tensor"); },
+        ThrowsMessage<golden_error>(HasSubstr("no golden named 01_dot_scores/no_such_tensor.npy")));
 }
 
 TEST_F(DamagedCopyTest, RefusesAFileWithOneByteChanged) {
@@ -79,9 +79,9 @@ TEST_F(DamagedCopyTest, RefusesAMissingFile) {
     const fs::path file = copy_ / "02_normalize_by_sum/attention_weights_2_tmp.npy";
     fs::remove(file);
     const GoldenStore store(copy_);
-    EXPECT_THAT([&] { store.load("02_normalize_by_sum/attention_weights_2_tmp"); },
-                ThrowsMessage<golden_error>(AllOf(HasSubstr(file.string()),
-                                                  HasSubstr("is missing"))));
+    EXPECT_THAT(
+        [&] { store.load("02_normalize_by_sum/attention_weights_2_tmp"); },
+        ThrowsMessage<golden_error>(AllOf(HasSubstr(file.string()), HasSubstr("is missing"))));
 }
 
 TEST_F(DamagedCopyTest, RefusesAMissingManifest) {

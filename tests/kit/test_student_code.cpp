@@ -16,9 +16,11 @@ TEST(StudentCodeTest, AStubSaysWhichFileAndFunctionToFillIn) {
     const auto line = failure_of(
         [] {
             throw attn::not_implemented("exercises/01_dot_scores.cpp", "dot_scores(inputs, query)");
-        }, "f()");
-    EXPECT_EQ(line, "exercises/01_dot_scores.cpp: attn::dot_scores(inputs, query) is not implemented yet "
-                    "(replace the throw with your code)");
+        },
+        "f()");
+    EXPECT_EQ(line,
+              "exercises/01_dot_scores.cpp: attn::dot_scores(inputs, query) is not implemented yet "
+              "(replace the throw with your code)");
 }
 
 TEST(StudentCodeTest, OtherExceptionsNameTheStatement) {

@@ -9,8 +9,8 @@
 namespace {
 
 using attn::kit::KnownMistake;
-using attn::kit::Tolerance;
 using attn::kit::tensors_match;
+using attn::kit::Tolerance;
 using ::testing::HasSubstr;
 using ::testing::Not;
 using ::testing::StartsWith;
@@ -33,8 +33,9 @@ TEST(TensorsMatchTest, RejectsOneElementOffBy1e3AndSaysHowFarPastTheTolerance) {
     off(1, 2) += 1e-3f;
     const auto verdict = tensors_match("w", off, expected, Tolerance::for_reduction(1024));
     ASSERT_FALSE(verdict);
-    EXPECT_THAT(first_line(verdict.message()),
-                StartsWith("w: 1 of 6 values differ; worst at [1, 2]: got 0.2343, expected 0.2333"));
+    EXPECT_THAT(
+        first_line(verdict.message()),
+        StartsWith("w: 1 of 6 values differ; worst at [1, 2]: got 0.2343, expected 0.2333"));
     EXPECT_THAT(first_line(verdict.message()), HasSubstr("× the tolerance"));
 }
 
@@ -66,22 +67,22 @@ TEST(TensorsMatchTest, NamesAKnownMistakeAndItsHint) {
     const auto verdict =
         tensors_match("w", wrong_axis, expected, Tolerance::for_reduction(3), mistakes);
     ASSERT_FALSE(verdict);
-    EXPECT_THAT(first_line(verdict.message()), HasSubstr("looks like: softmax over the wrong axis"));
+    EXPECT_THAT(first_line(verdict.message()),
+                HasSubstr("looks like: softmax over the wrong axis"));
     EXPECT_THAT(verdict.message(), HasSubstr("hint: use the axis you were given"));
     EXPECT_THAT(verdict.message(), Not(HasSubstr("forgot to divide")));
 }
 
 TEST(TensorsMatchTest, NamesNoMistakeWhenNoneMatches) {
     const std::vector<KnownMistake> mistakes = {{"forgot to divide", "hint", expected * 3.0f}};
-    const auto verdict = tensors_match("w", expected * 2.0f, expected,
-                                       Tolerance::for_reduction(3), mistakes);
+    const auto verdict =
+        tensors_match("w", expected * 2.0f, expected, Tolerance::for_reduction(3), mistakes);
     ASSERT_FALSE(verdict);
     EXPECT_THAT(verdict.message(), Not(HasSubstr("looks like")));
 }
 
 TEST(TensorsMatchTest, PrintsBothTensorsInPyTorchFormat) {
-    const auto verdict =
-        tensors_match("w", expected * 2.0f, expected, Tolerance::for_reduction(1));
+    const auto verdict = tensors_match("w", expected * 2.0f, expected, Tolerance::for_reduction(1));
     EXPECT_THAT(verdict.message(), HasSubstr("got:\n    tensor([[0.4196, 0.4012, 0.3962],\n"
                                              "            [0.2770, 0.4758, 0.4666]])"));
     EXPECT_THAT(verdict.message(), HasSubstr("expected:\n    tensor([[0.2098, 0.2006, 0.1981],"));

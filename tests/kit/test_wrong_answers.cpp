@@ -92,8 +92,9 @@ TEST_P(WrongAnswerTest, IsRejected) {
     ASSERT_FALSE(verdict) << "the assertion for " << wrong.golden << " accepted "
                           << (wrong.mistake_path.empty() ? wrong.perturbation : wrong.mistake_path);
     if (!wrong.mistake_path.empty()) {
-        EXPECT_THAT(verdict.message(),
-                    ::testing::HasSubstr("looks like: " + store.entry(wrong.mistake_path).mistake_name))
+        EXPECT_THAT(
+            verdict.message(),
+            ::testing::HasSubstr("looks like: " + store.entry(wrong.mistake_path).mistake_name))
             << "the recorded mistake was rejected but not diagnosed by name";
     }
 }

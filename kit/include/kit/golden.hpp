@@ -33,12 +33,12 @@ struct GoldenEntry {
     std::string source;    // seed document and cell, e.g. "001 §3.3.2, In [9]"
     std::string sha256;
     std::vector<std::size_t> shape;
-    std::size_t reduction = 1;           // expected: longest sum behind a value
-    std::vector<std::string> mistakes;   // expected: paths of its recorded mistakes
-    std::string mistake_of;              // mistake: path of the expected tensor it imitates
-    std::string mistake_name;            // mistake: e.g. "softmax over the wrong axis ..."
-    std::string mistake_hint;            // mistake: one line on how to fix it
-    std::string repr;                    // print_sample: PyTorch's repr() of the tensor
+    std::size_t reduction = 1;          // expected: longest sum behind a value
+    std::vector<std::string> mistakes;  // expected: paths of its recorded mistakes
+    std::string mistake_of;             // mistake: path of the expected tensor it imitates
+    std::string mistake_name;           // mistake: e.g. "softmax over the wrong axis ..."
+    std::string mistake_hint;           // mistake: one line on how to fix it
+    std::string repr;                   // print_sample: PyTorch's repr() of the tensor
 };
 
 // A recorded wrong answer, loaded: what a test compares a failing result against.

@@ -25,5 +25,5 @@ std::string failure_of(const std::function<void()>& code, const char* statement)
 
 }  // namespace attn::kit
 
-#define RUN_STUDENT_CODE(statement)                                                    \
+#define RUN_STUDENT_CODE(statement) \
     ASSERT_PRED_FORMAT2(::attn::kit::runs_without_throwing, #statement, ([&] { statement; }))
