@@ -21,8 +21,9 @@ using ::testing::ThrowsMessage;
 class DamagedCopyTest : public ::testing::Test {
 protected:
     void SetUp() override {
-        copy_ = fs::temp_directory_path() /
-                ("attn-goldens-" +
+        // Under the working directory, which ctest sets to this build's own tree.
+        copy_ = fs::current_path() /
+                ("damaged-goldens-" +
                  std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
         fs::remove_all(copy_);
         fs::copy(GoldenStore::instance().root(), copy_, fs::copy_options::recursive);
