@@ -4,7 +4,6 @@
 #include "attn/errors.hpp"
 #include "attn/simple_attention.hpp"
 #include "kit/golden.hpp"
-#include "kit/student_code.hpp"
 #include "kit/tensor_assert.hpp"
 
 #include <gmock/gmock.h>
@@ -18,23 +17,19 @@ using ::testing::ThrowsMessage;
 TEST(ContextVectorTest, MatchesNotebookForQueryJourney) {
     const auto inputs = golden<2>("04_context_vector/inputs");
     const auto weights = golden<1>("04_context_vector/attention_weights_2");
-    attn::Vector context;
-    RUN_STUDENT_CODE(context = attn::context_vector(inputs, weights));
-    EXPECT_TENSOR_MATCHES(context, "04_context_vector/context_vec_2");
+    EXPECT_RESULT_MATCHES(attn::context_vector(inputs, weights), "04_context_vector/context_vec_2");
 }
 
 TEST(ContextVectorTest, PipelineMatchesNotebookForQueryJourney) {
     const auto inputs = golden<2>("04_context_vector/inputs");
-    attn::Vector context;
-    RUN_STUDENT_CODE(context = attn::context_vector_for_query(inputs, 1));
-    EXPECT_TENSOR_MATCHES(context, "04_context_vector/context_vec_2");
+    EXPECT_RESULT_MATCHES(attn::context_vector_for_query(inputs, 1),
+                          "04_context_vector/context_vec_2");
 }
 
 TEST(ContextVectorTest, PipelineMatchesNotebookForQueryYour) {
     const auto inputs = golden<2>("04_context_vector/inputs");
-    attn::Vector context;
-    RUN_STUDENT_CODE(context = attn::context_vector_for_query(inputs, 0));
-    EXPECT_TENSOR_MATCHES(context, "04_context_vector/context_vec_1");
+    EXPECT_RESULT_MATCHES(attn::context_vector_for_query(inputs, 0),
+                          "04_context_vector/context_vec_1");
 }
 
 TEST(ContextVectorTest, RejectsWeightsOfWrongLength) {

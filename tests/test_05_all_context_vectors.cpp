@@ -16,23 +16,19 @@ using ::testing::ThrowsMessage;
 
 TEST(AttentionScoresTest, LoopsMatchNotebook) {
     const auto inputs = golden<2>("05_all_context_vectors/inputs");
-    attn::Matrix scores;
-    RUN_STUDENT_CODE(scores = attn::attention_scores_loops(inputs));
-    EXPECT_TENSOR_MATCHES(scores, "05_all_context_vectors/attn_scores");
+    EXPECT_RESULT_MATCHES(attn::attention_scores_loops(inputs),
+                          "05_all_context_vectors/attn_scores");
 }
 
 TEST(AttentionScoresTest, MatmulMatchesNotebook) {
     const auto inputs = golden<2>("05_all_context_vectors/inputs");
-    attn::Matrix scores;
-    RUN_STUDENT_CODE(scores = attn::attention_scores_matmul(inputs));
-    EXPECT_TENSOR_MATCHES(scores, "05_all_context_vectors/attn_scores");
+    EXPECT_RESULT_MATCHES(attn::attention_scores_matmul(inputs),
+                          "05_all_context_vectors/attn_scores");
 }
 
 TEST(AllContextVectorsTest, MatchesNotebook) {
     const auto inputs = golden<2>("05_all_context_vectors/inputs");
-    attn::Matrix context;
-    RUN_STUDENT_CODE(context = attn::all_context_vectors(inputs));
-    EXPECT_TENSOR_MATCHES(context, "05_all_context_vectors/context_vecs");
+    EXPECT_RESULT_MATCHES(attn::all_context_vectors(inputs), "05_all_context_vectors/context_vecs");
 }
 
 TEST(AllContextVectorsTest, RowOfJourneyIsExercise04sContextVector) {

@@ -174,4 +174,10 @@ std::string both_tensors(const xt::xarray<float>& actual, const xt::xarray<float
     }
 }
 
+::testing::AssertionResult result_matches_golden(const char*, const char*, const char*,
+                                                 const char* call, const xt::xarray<float>& result,
+                                                 const std::string& golden_name) {
+    return tensor_matches_golden(call, "", result, golden_name);
+}
+
 }  // namespace attn::kit

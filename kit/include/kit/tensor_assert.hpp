@@ -10,6 +10,7 @@
 #pragma once
 
 #include "kit/golden.hpp"
+#include "kit/student_code.hpp"
 #include "kit/tolerance.hpp"
 
 #include <gtest/gtest.h>
@@ -33,7 +34,24 @@ namespace attn::kit {
                                                  const xt::xarray<float>& actual,
                                                  const std::string& golden_name);
 
+// Predicate-formatter behind EXPECT_RESULT_MATCHES: as tensor_matches_golden, naming `call`.
+::testing::AssertionResult result_matches_golden(const char*, const char*, const char*,
+                                                 const char* call, const xt::xarray<float>& result,
+                                                 const std::string& golden_name);
+
 }  // namespace attn::kit
+
+// The usual test in one line: runs the code under test (a throw ends the test with the
+// exception's one line, as RUN_STUDENT_CODE does) and compares its result with a golden,
+// naming the call in the failure:
+//   EXPECT_RESULT_MATCHES(attn::softmax(scores), "03_softmax/attention_weights_2");
+#define EXPECT_RESULT_MATCHES(call, golden_name)                                         \
+    do {                                                                                 \
+        xt::xarray<float> attn_kit_result_;                                              \
+        RUN_STUDENT_CODE(attn_kit_result_ = (call));                                     \
+        EXPECT_PRED_FORMAT3(::attn::kit::result_matches_golden, #call, attn_kit_result_, \
+                            golden_name);                                                \
+    } while (false)
 
 #define EXPECT_TENSOR_MATCHES(actual, golden_name) \
     EXPECT_PRED_FORMAT2(::attn::kit::tensor_matches_golden, actual, golden_name)
