@@ -62,6 +62,11 @@ class CompileErrorTest(unittest.TestCase):
                  "/usr/bin/ld: test_02.cpp.o: undefined reference to `attn::normalize_by_sum'\n")
         self.assertIn("undefined reference", kit.compile_error(EX02, build))
 
+    def test_reports_a_function_defined_twice(self):
+        build = ("FAILED: bin/test_ex02_exercises \n"
+                 "/usr/bin/ld: libex02.a(02.cpp.o): multiple definition of `attn::softmax'\n")
+        self.assertIn("multiple definition", kit.compile_error(EX02, build))
+
     def test_ignores_other_exercises_failures(self):
         self.assertIsNone(kit.compile_error(EX02, self.BUILD.replace("ex02_", "ex03_")))
 
