@@ -1,0 +1,249 @@
+"""Cases: what an exercise recorder declares, and how one case becomes golden files.
+
+A Kind is one C++ case function (e.g. softmax_matrix): its inputs and outputs, the
+notebook's computation, the same maths on Tracked values for the error scale, the
+reduction length of each output and its mistake families. A Case is a Kind on named inputs.
+Recording a case (record_case):
+  1. the expected goldens: the notebook's computation in float32, as PyTorch runs it;
+  2. a float64 reference: the same function on the inputs cast to float64 (torch's default
+     dtype set to float64 for the call), kept in memory for the self-check (selfcheck.py);
+  3. the scale of every expected golden (bounds.py), saved as float32, never below |expected|;
+  4. the mistakes: each family's wrong result, kept only where it is >= 10 tolerances from
+     the answer; one within 1 tolerance of an earlier one is merged into it (its slug goes in
+     the earlier one's "also"); one between 1 and 10 tolerances from an earlier one is
+     dropped with a note, as a failing test could not tell the two apart.
+"""
+
+import hashlib
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Callable, Optional
+
+import numpy as np
+import torch
+
+from .bounds import Tracked
+from .mistakes import loop_slips, placeholders
+from .tolerance import distance
+
+FAR = 10.0   # a mistake is kept only this many tolerances from the answer and the others
+SAME = 1.0   # two mistakes this close are one answer under two names
+
+RECORDERS = {}  # exercise id -> its recorder, filled by @recorder
+
+
+def recorder(exercise_id):
+    """Registers the decorated function as exercise `exercise_id`'s recorder: it is called
+    with an Exercise and adds that exercise's cases."""
+    def register(function):
+        if exercise_id in RECORDERS:
+            raise ValueError(f"two recorders for exercise {exercise_id}")
+        RECORDERS[exercise_id] = function
+        return function
+    return register
+
+
+@dataclass(frozen=True)
+class Kind:
+    name: str              # the C++ case function: "softmax_matrix"
+    inputs: tuple          # its argument names, in call order
+    outputs: tuple         # its output names
+    function: Callable     # the notebook's computation: arguments -> result
+    scale: Callable        # the same maths on Tracked arguments -> Tracked result
+    reduction: Callable    # arguments -> {output: length of the longest sum behind it}
+    mistakes: Callable     # arguments -> [Mistake], the most likely first
+    derive: Optional[Callable] = None  # result -> {output: value}; default {outputs[0]: result}
+
+    def outputs_of(self, result):
+        return self.derive(result) if self.derive else {self.outputs[0]: result}
+
+    def all_mistakes(self, arguments):
+        """Every candidate, in the order that decides which name a merged mistake keeps:
+        placeholder answers, the kind's own families, then loop slips."""
+        return (placeholders(self.function, self.inputs) + list(self.mistakes(*arguments))
+                + loop_slips(self.function))
+
+
+@dataclass
+class Case:
+    exercise: str          # "01"
+    key: str               # "01_dot_scores/odd_shape": its folder in the case set
+    kind: Kind
+    source: str            # the seed document and cell it reproduces
+    seed: Optional[int]    # what drew its data; None for the notebook's own
+    inputs: dict           # name -> tensor, in call order
+    tolerance: dict = field(default_factory=dict)  # output -> (factor, reason), where needed
+
+    def __post_init__(self):
+        for output, (factor, reason) in self.tolerance.items():
+            if output not in self.kind.outputs or (factor != 1.0 and not reason):
+                raise ValueError(f"{self.key}: a tolerance_factor is for one of "
+                                 f"{list(self.kind.outputs)} and, when not 1, needs a reason")
+
+    def arguments(self, convert=lambda tensor: tensor):
+        """The call's arguments: floating inputs through `convert`, 0-d integers as ints
+        (the C++ functions take them as int / size_t)."""
+        return [convert(tensor) if tensor.is_floating_point()
+                else int(tensor) if tensor.dim() == 0 else tensor
+                for tensor in self.inputs.values()]
+
+
+class Draw:
+    """Where a drawn case's shapes and values come from: in the public set its fixed sizes
+    and seed, in a hidden set sizes and values drawn from a seed derived from --seed."""
+
+    def __init__(self, seed, hidden):
+        self.hidden = hidden
+        self.generator = None if seed is None else torch.Generator().manual_seed(seed)
+
+    def size(self, public, hidden):
+        """`public` in the public set; in a hidden set an integer drawn from the inclusive
+        range `hidden` = (low, high)."""
+        return self.integer(*hidden) if self.hidden else public
+
+    def integer(self, low, high):
+        """An integer drawn from [low, high]."""
+        return int(torch.randint(low, high + 1, (), generator=self._generator()))
+
+    def randn(self, *shape):
+        return torch.randn(shape, generator=self._generator())
+
+    def uniform(self, low, high, *shape):
+        return low + (high - low) * torch.rand(shape, generator=self._generator())
+
+    def _generator(self):
+        if self.generator is None:
+            raise ValueError("this case draws random values but has no public seed")
+        return self.generator
+
+
+class Exercise:
+    """What an exercise recorder is given: adds the exercise's cases to the case set being
+    recorded. Notebook cases are public only; drawn cases are in every case set."""
+
+    def __init__(self, exercise_id, folder, hidden_seed, recording):
+        self.id, self.folder = exercise_id, folder
+        self.hidden_seed, self.recording = hidden_seed, recording
+
+    def notebook(self, name, kind, source, tolerance=None, **inputs):
+        """A case on the notebook's own data (`inputs` by name; ints become int64).
+        `tolerance`: {output: (factor, reason)} for a golden that needs its own factor."""
+        if self.hidden_seed is None:
+            self._record(name, kind, source, None, inputs, tolerance)
+
+    def drawn(self, name, kind, source, make, seed=None, tolerance=None):
+        """A case whose inputs are make(draw): in the public set drawn with `seed` (None when
+        `make` draws nothing there), in a hidden set with a seed derived from --seed."""
+        if self.hidden_seed is not None:
+            text = f"seed {self.hidden_seed}: {self.folder}/{name}".encode()
+            seed = int.from_bytes(hashlib.sha256(text).digest()[:4], "big")
+        draw = Draw(seed, hidden=self.hidden_seed is not None)
+        self._record(name, kind, source, seed, make(draw), tolerance)
+
+    def _record(self, name, kind, source, seed, inputs, tolerance):
+        if sorted(inputs) != sorted(kind.inputs):
+            raise ValueError(f"{self.folder}/{name}: inputs {sorted(inputs)}, but {kind.name} "
+                             f"takes {list(kind.inputs)}")
+        tensors = {input_name: torch.as_tensor(inputs[input_name]) for input_name in kind.inputs}
+        record_case(Case(self.id, f"{self.folder}/{name}", kind, source, seed, tensors,
+                         tolerance or {}), self.recording)
+
+
+@contextmanager
+def float64_default():
+    """torch's default dtype float64 inside the block, so a notebook cell's torch.empty /
+    torch.zeros follow its float64 inputs."""
+    previous = torch.get_default_dtype()
+    torch.set_default_dtype(torch.float64)
+    try:
+        yield
+    finally:
+        torch.set_default_dtype(previous)
+
+
+def stored_scale(scale, expected):
+    """The scale as saved beside `expected`: float32, rounded up, never below |expected|."""
+    wanted = np.maximum(scale.numpy(), np.abs(expected.numpy().astype(np.float64)))
+    rounded = np.asarray(wanted, np.float32)
+    rounded = np.where(rounded < wanted, np.nextafter(rounded, np.float32(np.inf)), rounded)
+    return torch.from_numpy(np.asarray(rounded, np.float32))
+
+
+@dataclass
+class Kept:
+    mistake: object
+    tensor: torch.Tensor
+    also: list = field(default_factory=list)
+
+
+def select_mistakes(where, answer, apart, candidates, notes):
+    """The candidates [(mistake, wrong tensor)] a failing test can name, in order: each
+    >= FAR tolerances from the answer and from every other one (`apart(a, b)` measures)."""
+    kept = []
+    for mistake, tensor in candidates:
+        if apart(tensor, answer) < FAR:
+            continue  # on this case the mistake gives (nearly) the right answer
+        distances = [(apart(tensor, other.tensor), other) for other in kept]
+        same = [other for d, other in distances if d <= SAME]
+        near = [(d, other) for d, other in distances if d < FAR]
+        if same:
+            same[0].also.append(mistake.slug)
+        elif near:
+            d, other = near[0]
+            notes.append(f"note: {where}: dropped mistake '{mistake.slug}', {d:.1f} tolerances "
+                         f"from '{other.mistake.slug}' (needs {FAR:g} to tell them apart)")
+        else:
+            kept.append(Kept(mistake, tensor))
+    return kept
+
+
+def record_case(case, recording):
+    """Adds the case's inputs, expected goldens, scales and mistakes to `recording`."""
+    if case.key in recording.cases:
+        raise ValueError(f"case {case.key} recorded twice")
+    kind = case.kind
+    arguments = case.arguments()
+    expected = kind.outputs_of(kind.function(*arguments))
+    with float64_default():
+        references = kind.outputs_of(kind.function(*case.arguments(lambda t: t.double())))
+    scales = kind.outputs_of(kind.scale(*case.arguments(Tracked.exact)))
+    reductions = kind.reduction(*arguments)
+    wrong = [(mistake, kind.outputs_of(result)) for mistake in kind.all_mistakes(arguments)
+             if (result := mistake.wrong(*arguments)) is not None]
+    slugs = [mistake.slug for mistake, _ in wrong]
+    if len(set(slugs)) != len(slugs):
+        raise ValueError(f"{case.key}: a mistake slug appears twice in {slugs}")
+
+    about = {"exercise": case.exercise, "case": case.key, "source": case.source}
+    for name, tensor in case.inputs.items():
+        recording.add(f"{case.key}/{name}.npy", tensor, "input", **about)
+    for output in kind.outputs:
+        answer = expected[output]
+        if answer.dtype != torch.float32:
+            raise TypeError(f"{case.key}/{output} is {answer.dtype}: only float32 outputs "
+                            "have scales and mistakes so far")
+        path, scale_path = f"{case.key}/{output}.npy", f"{case.key}/{output}.scale.npy"
+        factor, reason = case.tolerance.get(output, (1.0, ""))
+        scale = stored_scale(scales[output].scale, answer)
+        n = reductions[output]
+
+        def apart(a, b):
+            return distance(a.numpy(), b.numpy(), scale.numpy(), n, factor)
+
+        kept = select_mistakes(f"{case.key}/{output}", answer, apart,
+                               [(m, outputs[output]) for m, outputs in wrong], recording.notes)
+        mistake_paths = []
+        for each in kept:
+            mistake_path = f"{case.key}/mistakes/{output}.{each.mistake.slug}.npy"
+            recording.add(mistake_path, each.tensor, "mistake", **about, of=path,
+                          name=each.mistake.name, hint=each.mistake.hint,
+                          family=each.mistake.family, also=each.also)
+            mistake_paths.append(mistake_path)
+        recording.add(scale_path, scale, "scale", **about, of=path)
+        recording.add(path, answer, "expected", **about, reduction=n, scale=scale_path,
+                      tolerance_factor=factor, tolerance_reason=reason, mistakes=mistake_paths)
+        recording.references[path] = references[output].numpy()
+
+    recording.cases[case.key] = {"exercise": case.exercise, "kind": kind.name,
+                                 "source": case.source, "seed": case.seed,
+                                 "inputs": list(kind.inputs), "expected": list(kind.outputs)}

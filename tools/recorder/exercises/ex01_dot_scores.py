@@ -1,0 +1,48 @@
+"""Exercise 01, dot_scores: one query against every input (001 §3.3.1, In [2])."""
+
+from .. import notebooks
+from ..cases import Kind, recorder
+from ..mistakes import DOT_PRODUCT
+
+DOT_SCORES = Kind(
+    name="dot_scores", inputs=("inputs", "query"), outputs=("scores",),
+    function=notebooks.attention_scores_for,
+    scale=lambda inputs, query: inputs @ query,
+    reduction=lambda inputs, query: {"scores": inputs.shape[1]},
+    mistakes=lambda inputs, query: DOT_PRODUCT,
+)
+
+
+def query_and_inputs(tokens, dims):
+    """make(draw): randn inputs (T, d) and query (d,); `tokens` and `dims` are (public
+    size, hidden range)."""
+    def make(draw):
+        T, d = draw.size(*tokens), draw.size(*dims)
+        return {"inputs": draw.randn(T, d), "query": draw.randn(d)}
+    return make
+
+
+def cancelling(draw):
+    """Inputs and query of size ~300 whose products cancel: each row keeps only 1/1000 of
+    its component along the query, so every score is far smaller than its terms, and a
+    tolerance relative to |score| alone would fail correct code."""
+    T, d = draw.size(33, (20, 40)), draw.size(5, (2, 8))
+    inputs, query = draw.randn(T, d) * 300, draw.randn(d) * 300
+    along_query = (inputs @ query) / (query @ query)
+    return {"inputs": inputs - 0.999 * along_query[:, None] * query, "query": query}
+
+
+@recorder("01")
+def record(exercise):
+    inputs = notebooks.journey_inputs()
+    exercise.notebook("notebook_journey", DOT_SCORES, "001 §3.3.1, In [2]",
+                      inputs=inputs, query=inputs[1])
+    exercise.notebook("notebook_your", DOT_SCORES, "001 §3.3.1, In [6]",
+                      inputs=inputs, query=inputs[0])
+    seeded = "001 §3.3.1, In [2] on seeded randn inputs and query"
+    exercise.drawn("odd_shape", DOT_SCORES, seeded, query_and_inputs((7, (2, 12)), (5, (2, 8))),
+                   seed=101)
+    exercise.drawn("one_token", DOT_SCORES, seeded, query_and_inputs((1, (1, 1)), (4, (2, 8))),
+                   seed=102)
+    exercise.drawn("cancelling", DOT_SCORES, seeded + " of size ~300 whose products cancel",
+                   cancelling, seed=103)

@@ -1,0 +1,72 @@
+"""Exercise 02, normalize_by_sum: the naive weights, scores / sum (001 §3.3.1, In [3])."""
+
+import torch
+
+from .. import notebooks
+from ..cases import Kind, recorder
+from ..mistakes import Mistake
+
+
+def weights_and_sum(weights):
+    """The outputs of a kind whose result are weights: the weights and their sum (In [3])."""
+    return {"weights": weights, "weights_sum": weights.sum()}
+
+
+SUM_NORMALISATION = [
+    Mistake("by_max", "divided by the largest score",
+            "weights must add up to 1, so divide by the SUM of the scores, not the max.",
+            lambda scores: scores / scores.max()),
+    Mistake("by_count", "divided by the number of scores",
+            "dividing by T gives an average; divide by the sum of the scores instead.",
+            lambda scores: scores / scores.shape[0]),
+    Mistake("by_mean", "divided by the mean of the scores",
+            "the mean is the sum / T, so this is T times too large: divide by the sum.",
+            lambda scores: scores / scores.mean()),
+    Mistake("by_norm", "divided by the L2 norm",
+            "weights must add up to 1: divide by the plain sum, not sqrt(sum of squares).",
+            lambda scores: scores / scores.norm()),
+    Mistake("times_sum", "multiplied by the sum instead of dividing",
+            "weights[i] = scores[i] / total: divide by the sum.",
+            lambda scores: scores * scores.sum()),
+    Mistake("sum_over_score", "divided the sum by each score (upside down)",
+            "weights[i] = scores[i] / total, not total / scores[i].",
+            lambda scores: scores.sum() / scores),
+    Mistake("int_sum", "the sum was truncated to an integer",
+            "keep the total in a float: `int total = ...` drops its fraction.",
+            lambda scores: scores / torch.trunc(scores.sum())),
+    Mistake("running_sum", "divided by the sum so far, not the total",
+            "finish the sum over all scores before dividing any of them (two loops).",
+            lambda scores: scores / scores.cumsum(dim=0)),
+    Mistake("min_max", "min-max scaled the scores",
+            "(x - min) / (max - min) maps to [0, 1] but does not sum to 1: divide by the sum.",
+            lambda scores: (scores - scores.min()) / (scores.max() - scores.min())),
+    Mistake("softmax", "applied exp() first: that is softmax",
+            "softmax is exercise 03; here divide the raw scores by their sum.",
+            lambda scores: torch.softmax(scores, dim=0)),
+]
+
+NORMALIZE_BY_SUM = Kind(
+    name="normalize_by_sum", inputs=("scores",), outputs=("weights", "weights_sum"),
+    function=notebooks.normalize_by_sum,
+    scale=lambda scores: scores / scores.sum(),
+    reduction=lambda scores: dict.fromkeys(("weights", "weights_sum"), scores.shape[0]),
+    mistakes=lambda scores: SUM_NORMALISATION,
+    derive=weights_and_sum,
+)
+
+
+def positive_scores(length):
+    """make(draw): scores drawn from [0.1, 2]; `length` is (public size, hidden range)."""
+    return lambda draw: {"scores": draw.uniform(0.1, 2.0, draw.size(*length))}
+
+
+@recorder("02")
+def record(exercise):
+    inputs = notebooks.journey_inputs()
+    exercise.notebook("notebook_journey", NORMALIZE_BY_SUM, "001 §3.3.1, In [3]",
+                      scores=notebooks.attention_scores_for(inputs, inputs[1]))
+    seeded = "001 §3.3.1, In [3] on seeded positive scores"
+    exercise.drawn("odd_length", NORMALIZE_BY_SUM, seeded, positive_scores((7, (2, 12))),
+                   seed=201)
+    exercise.drawn("one_score", NORMALIZE_BY_SUM, seeded, positive_scores((1, (1, 1))),
+                   seed=202)

@@ -1,0 +1,269 @@
+"""Plausible wrong answers, in reusable families, so that a failing test can name the mistake.
+
+A Mistake's `wrong` takes the exercise function's arguments (as the case passes them) and
+returns what the mistaken code returns, or None where the case's shapes rule it out. The
+recorder keeps a mistake only where it is told apart from the answer and from the other
+mistakes (cases.py). Families here are shared by several exercises; an exercise's own
+families live in its recorder (exercises/exNN_*.py).
+"""
+
+from dataclasses import dataclass, replace
+from typing import Callable
+
+import torch
+
+
+@dataclass(frozen=True)
+class Mistake:
+    slug: str        # its file: mistakes/<output>.<slug>.npy
+    name: str        # short, shown by a failing test: "looks like: <name>"
+    hint: str        # one sentence that teaches the fix
+    wrong: Callable  # the exercise's arguments -> the wrong result, or None
+    family: str = ""  # the family it belongs to; defaults to the slug
+
+    def __post_init__(self):
+        if not self.family:
+            object.__setattr__(self, "family", self.slug)
+
+
+def placeholders(right, input_names):
+    """What a function returns before its work is done: an argument, or the zeros its result
+    was created with. `right` is the correct function."""
+    def returned(position):
+        def wrong(*args):
+            arg = args[position]
+            return arg if isinstance(arg, torch.Tensor) and arg.is_floating_point() else None
+        return wrong
+
+    return [
+        *(Mistake(f"returned_{name}", f"returned `{name}` unchanged",
+                  "the result is an argument passed straight back: compute the new tensor "
+                  "and return that.", returned(position), family="returned_input")
+          for position, name in enumerate(input_names)),
+        Mistake("all_zeros", "returned all zeros (nothing written into the result)",
+                "the result still holds the zeros it was created with: write every computed "
+                "value into it, and return that tensor.",
+                lambda *args: torch.zeros_like(right(*args))),
+    ]
+
+
+def _unfilled(right, rank, dim, index):
+    """`right`'s result of `rank` with row (dim 0) or column (dim 1) `index` left at 0."""
+    def wrong(*args):
+        result = right(*args).clone()
+        if result.dim() != rank:
+            return None
+        result.select(dim, index).zero_()
+        return result
+    return wrong
+
+
+def loop_slips(right):
+    """Loop bounds one off (a first or last element, row or column never written) and
+    indices swapped (the result transposed), where the result's rank allows."""
+    def transposed(*args):
+        result = right(*args)
+        return result.T if result.dim() == 2 else None
+
+    slips = []
+    for rank, dim, part, loop in ((1, 0, "element", "loop"), (2, 0, "row", "loop"),
+                                  (2, 1, "column", "inner loop")):
+        i = "j" if dim else "i"
+        slips += [
+            Mistake(f"first_{part}_unfilled", f"first {part} never filled ({loop} starts at 1)",
+                    f"{part} 0 still holds its initial 0: start the {loop} at {i} = 0.",
+                    _unfilled(right, rank, dim, 0), family="first_unfilled"),
+            Mistake(f"last_{part}_unfilled", f"last {part} never filled ({loop} stops one early)",
+                    f"the last {part} still holds its initial 0: loop while {i} < n, not "
+                    f"{i} < n - 1.", _unfilled(right, rank, dim, -1), family="last_unfilled"),
+        ]
+    return slips + [
+        Mistake("transposed", "result transposed",
+                "entry [i, j] belongs in row i, column j: check the order of the indices where "
+                "you write the result (or drop a stray transpose).", transposed),
+    ]
+
+
+def for_every_row(mistake, row_arguments, row_length):
+    """The matrix form of a one-row mistake: row i of the result is `mistake` called with
+    row_arguments(inputs, i). None unless every row has row_length(inputs) entries."""
+    def wrong(inputs):
+        rows = [mistake.wrong(*row_arguments(inputs, i)) for i in range(inputs.shape[0])]
+        if any(row is None or row.shape != (row_length(inputs),) for row in rows):
+            return None
+        return torch.stack(rows)
+    return replace(mistake, wrong=wrong)
+
+
+def _int_accumulator(inputs, query):
+    """`int s = 0; s += query[k] * x[k];`: C++ truncates the sum at every step."""
+    total = torch.zeros(inputs.shape[0])
+    for k in range(inputs.shape[1]):
+        total = torch.trunc(total + query[k] * inputs[:, k])
+    return total
+
+
+def _loop_to_d_in(inputs, query):
+    """Scores whose loop over the inputs stopped at d_in: the scores past it stay 0."""
+    T, d = inputs.shape
+    return torch.cat([inputs[:d] @ query, torch.zeros(T - d)]) if d < T else None
+
+
+# dot_scores(inputs, query) -> (T,): score i is dot(query, inputs[i]).
+DOT_PRODUCT = [
+    Mistake("self_dot", "dotted each input with itself",
+            "a score compares the query with input i: dot(query, inputs[i]), not "
+            "dot(inputs[i], inputs[i]).", lambda inputs, query: (inputs * inputs).sum(dim=1)),
+    Mistake("added", "added query and input instead of multiplying",
+            "a dot product multiplies matching entries, then sums: sum over k of "
+            "query[k] * inputs[i, k].", lambda inputs, query: (inputs + query).sum(dim=1)),
+    Mistake("forgot_query", "summed the input without the query",
+            "multiply each entry of input i by the matching entry of the query before summing.",
+            lambda inputs, query: inputs.sum(dim=1)),
+    Mistake("not_summed", "multiplied but never summed (shape (T, d_in))",
+            "after multiplying query and input i entry by entry, add the d_in products up into "
+            "one score.", lambda inputs, query: inputs * query),
+    Mistake("summed_everything", "summed every product into every score",
+            "score i adds only the d_in products of input i: start a fresh sum for each i.",
+            lambda inputs, query: (inputs * query).sum().expand(inputs.shape[0]).clone()),
+    Mistake("running_sum", "sum never reset between inputs (running total)",
+            "set the sum back to 0 for every input i, inside the loop over i.",
+            lambda inputs, query: (inputs @ query).cumsum(dim=0)),
+    Mistake("int_accumulator", "integer accumulator (int s = 0)",
+            "an int truncates every partial sum to a whole number: accumulate in a float.",
+            _int_accumulator),
+    Mistake("max_product", "took the largest product instead of the sum",
+            "a dot product adds all d_in products; max() keeps only one of them.",
+            lambda inputs, query: (inputs * query).amax(dim=1)),
+    Mistake("mean_product", "averaged the products instead of summing",
+            "a dot product is the sum of the products: don't divide by d_in.",
+            lambda inputs, query: (inputs * query).mean(dim=1)),
+    Mistake("first_product_skipped", "first product left out (k starts at 1)",
+            "sum k over every embedding dimension, from k = 0 to d_in - 1.",
+            lambda inputs, query: (inputs * query)[:, 1:].sum(dim=1)),
+    Mistake("last_product_skipped", "last product left out (k < d_in - 1)",
+            "sum k over every embedding dimension: k < d_in, not k < d_in - 1.",
+            lambda inputs, query: (inputs * query)[:, :-1].sum(dim=1)),
+    Mistake("loop_to_d_in", "looped over d_in inputs instead of T",
+            "there is one score per input token: loop i over the T rows of inputs, not over "
+            "the d_in columns.", _loop_to_d_in),
+]
+
+
+def softmax_families(dim, rank, expected_naive=False):
+    """Wrong results of softmax(x, dim) for an x of `rank` 1 or 2; `wrong(x, *rest)`.
+    `expected_naive`: the answer is the plain exp(x) / sum(exp(x)) (softmax_naive)."""
+    axis = dim % rank
+
+    def sums(tensor, along=axis):
+        return tensor.sum(dim=along, keepdim=True)
+
+    def shifted(x, along=axis):
+        return torch.exp(x - x.amax(dim=along, keepdim=True))
+
+    def normalised(exps):
+        return exps / sums(exps)
+
+    def no_keepdims(x, *_):
+        exps = shifted(x)
+        total = exps.sum(dim=axis)
+        try:
+            torch.broadcast_shapes(exps.shape, total.shape)
+        except RuntimeError:
+            return None
+        return exps / total
+
+    other = 1 - axis if rank == 2 else None
+    stability = (
+        Mistake("made_stable", "subtracted the max in the naive softmax",
+                "softmax_naive is the plain exp(x) / sum(exp(x)) on purpose, overflow and all; "
+                "the max-subtracted form is softmax().",
+                lambda x, *_: torch.softmax(x, dim=axis))
+        if expected_naive else
+        Mistake("naive", "unstable softmax overflowed (no max subtracted)",
+                "exp(1000) is inf in float32 and inf / inf is nan: subtract max(x) before "
+                "exp(), softmax(x) = softmax(x - max(x)).",
+                lambda x, *_: normalised(torch.exp(x))))
+    wrong_axis = Mistake(
+        "wrong_axis", f"softmax over the wrong axis (dim={other} instead of dim={dim})",
+        "dim=-1 (or 1) makes every ROW sum to 1, dim=0 (or -2) every COLUMN: take the max and "
+        "the sum along the dim you were given.", lambda x, *_: torch.softmax(x, dim=other))
+    formula = [
+        Mistake("no_exp", "normalised without exp()",
+                "softmax divides exp(x) by the sum of exp(x); dividing x by its sum is "
+                "exercise 02.", lambda x, *_: x / sums(x)),
+        Mistake("no_division", "forgot to divide by the sum",
+                "exp() alone is not a distribution: divide by the sum of the exps.",
+                lambda x, *_: torch.exp(x)),
+        Mistake("stable_no_division", "subtracted the max but never divided by the sum",
+                "subtracting the max only keeps exp() from overflowing: you still divide by "
+                "the sum of the exps.", lambda x, *_: shifted(x)),
+        Mistake("raw_sum", "divided exp(x) by the sum of the raw scores",
+                "the denominator is the sum of the EXPS, sum_j exp(x_j), not of the scores.",
+                lambda x, *_: torch.exp(x) / sums(x)),
+        Mistake("numerator_shift", "subtracted the max in the numerator only",
+                "subtract the same max inside the sum too: exp(x_i - m) / sum_j exp(x_j - m).",
+                lambda x, *_: shifted(x) / sums(torch.exp(x))),
+        Mistake("min_shift", "subtracted the min instead of the max",
+                "subtract the MAX so that every exponent is <= 0: exp(x - min) overflows to "
+                "inf once the scores spread over about 89.",
+                lambda x, *_: normalised(torch.exp(x - x.amin(dim=axis, keepdim=True)))),
+        Mistake("sigmoid", "applied the sigmoid to each score",
+                "softmax divides exp(x_i) by the sum over ALL j of exp(x_j); a sigmoid looks at "
+                "one score alone.", lambda x, *_: torch.sigmoid(x)),
+        Mistake("log_softmax", "returned log-softmax",
+                "that is log(softmax(x)): return exp(x - max) divided by its sum, no log.",
+                lambda x, *_: torch.log_softmax(x, dim=axis)),
+    ]
+    per_axis = [
+        Mistake("whole_matrix", "normalised over the whole matrix",
+                "each row (or column) is its own distribution: sum exp() along `dim` only, "
+                "keeping that axis (xt::keep_dims) so the sums broadcast back.",
+                lambda x, *_: torch.exp(x) / torch.exp(x).sum()),
+        Mistake("global_max", "subtracted one max for the whole matrix",
+                "subtract each row's (column's) own max: below one global max, exp() of a "
+                "whole row can underflow to 0 and the row becomes 0 / 0.",
+                lambda x, *_: normalised(torch.exp(x - x.max()))),
+        Mistake("max_other_axis", "took the max along the other axis",
+                "take the max along the same `dim` as the sum, or the shift differs within a "
+                "row (column) and no longer cancels.",
+                lambda x, *_: normalised(shifted(x, other))),
+        Mistake("sum_other_axis", "summed the exps along the other axis",
+                "sum the exps along `dim`, the axis the max was taken along.",
+                lambda x, *_: shifted(x) / sums(shifted(x), other)),
+        Mistake("no_keepdims", "summed without keep_dims (the sums broadcast the wrong way)",
+                "reduce with xt::keep_dims: a row sum of shape (R,) broadcasts against the "
+                "COLUMNS, so entry [i, j] is divided by the sum of row j.", no_keepdims),
+    ]
+    if rank == 1:
+        return [stability, *formula]
+    return [stability, wrong_axis, *formula, *per_axis]
+
+
+# context_vector(inputs, weights) -> (d_in,): sum over i of weights[i] * inputs[i].
+WEIGHTED_SUM = [
+    Mistake("unweighted_sum", "added the inputs without their weights",
+            "scale row i by weights[i] before adding it.",
+            lambda inputs, weights: inputs.sum(dim=0)),
+    Mistake("mean", "averaged the inputs",
+            "an unweighted mean ignores the attention weights: add weights[i] * inputs[i].",
+            lambda inputs, weights: inputs.mean(dim=0)),
+    Mistake("divided_by_count", "divided the weighted sum by T",
+            "the weights already sum to 1, so the weighted SUM is the average: don't divide "
+            "by T.", lambda inputs, weights: weights @ inputs / inputs.shape[0]),
+    Mistake("reversed_weights", "paired the weights with the wrong tokens",
+            "weights[i] belongs to row i of inputs; check the indices of your loop.",
+            lambda inputs, weights: weights.flip(0) @ inputs),
+    Mistake("weighted_not_summed", "weighted the rows but never added them (shape (T, d_in))",
+            "add the weighted rows up: the result has one entry per embedding dimension.",
+            lambda inputs, weights: weights[:, None] * inputs),
+    Mistake("summed_rows", "summed each row instead of each column (shape (T,))",
+            "context[k] adds weights[i] * inputs[i, k] over the tokens i, for each "
+            "dimension k.", lambda inputs, weights: (weights[:, None] * inputs).sum(dim=1)),
+    Mistake("first_row_skipped", "left out the first token (i starts at 1)",
+            "add weights[i] * inputs[i] for every token, from i = 0.",
+            lambda inputs, weights: weights[1:] @ inputs[1:]),
+    Mistake("last_row_skipped", "left out the last token (i < T - 1)",
+            "add weights[i] * inputs[i] for every token: i < T, not i < T - 1.",
+            lambda inputs, weights: weights[:-1] @ inputs[:-1]),
+]

@@ -1,0 +1,112 @@
+"""Golden files and MANIFEST.json (format_version 2): .npy bytes, sha256, writing a case set
+to its folder and comparing a fresh recording with one on disk."""
+
+import hashlib
+import io
+import json
+
+import numpy as np
+import torch
+
+from .tolerance import ATOL, RTOL
+
+MANIFEST = "MANIFEST.json"
+ABOUT = ("Written by tools/record; do not edit. Paths are relative to this folder. Sources name "
+         "the seed document (../shared/seeds) and cell; tools/recorder/README.md explains the "
+         "roles, the tolerance rule and the recorded mistakes.")
+
+# torch dtype -> (manifest name, .npy dtype); the C++ loader wants these exact dtypes.
+DTYPES = {torch.float32: ("float32", "<f4"), torch.int64: ("int64", "<i8"),
+          torch.bool: ("bool", "|b1")}
+
+
+def npy_bytes(tensor):
+    """A tensor's .npy file (C order; a 0-d tensor stays 0-d), its dtype name and shape."""
+    if tensor.dtype not in DTYPES:
+        raise TypeError(f"a golden is float32, int64 or bool, not {tensor.dtype}")
+    name, dtype = DTYPES[tensor.dtype]
+    array = tensor.detach().cpu().numpy().astype(dtype, order="C")  # keeps 0-d as 0-d
+    buffer = io.BytesIO()
+    np.save(buffer, array, allow_pickle=False)
+    return buffer.getvalue(), name, list(array.shape)
+
+
+def load(data):
+    """The array in .npy bytes."""
+    return np.load(io.BytesIO(data), allow_pickle=False)
+
+
+class Recording:
+    """The files and manifest of one case set, built in memory."""
+
+    def __init__(self, case_set):
+        self.case_set = case_set  # "public", or "seed 7" for a hidden set
+        self.files = {}           # path relative to the case set's folder -> .npy bytes
+        self.entries = {}         # the same path -> its manifest entry
+        self.cases = {}           # "01_dot_scores/odd_shape" -> its manifest entry
+        self.references = {}      # expected path -> its float64 recomputation (not written)
+        self.notes = []           # what the recorder decided and a maintainer should know
+
+    def add(self, path, tensor, role, **entry):
+        if path in self.files:
+            raise ValueError(f"{path} recorded twice")
+        data, dtype, shape = npy_bytes(tensor)
+        self.files[path] = data
+        self.entries[path] = {"role": role, **entry, "dtype": dtype, "shape": shape,
+                              "sha256": hashlib.sha256(data).hexdigest()}
+
+    def manifest_text(self):
+        manifest = {
+            "format_version": 2,
+            "about": ABOUT,
+            "case_set": self.case_set,
+            "torch_version": torch.__version__.split("+")[0],
+            "numpy_version": np.__version__,
+            "tolerance": {"atol": ATOL, "rtol": RTOL},
+            "cases": self.cases,
+            "files": dict(sorted(self.entries.items())),
+        }
+        return json.dumps(manifest, indent=2, ensure_ascii=False) + "\n"
+
+
+def write(recording, folder):
+    """Replaces the case set in `folder`: stale .npy files go, empty folders too."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for old in folder.rglob("*.npy"):
+        old.unlink()
+    for path, data in recording.files.items():
+        target = folder / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+    (folder / MANIFEST).write_text(recording.manifest_text(), encoding="utf-8")
+    for directory in sorted(folder.rglob("*"), key=lambda p: len(p.parts), reverse=True):
+        if directory.is_dir() and not any(directory.iterdir()):
+            directory.rmdir()
+
+
+def differences(recording, folder, shown):
+    """Each file that differs between `recording` and `folder` (named `shown`), one line each."""
+    lines = []
+    on_disk = {p.relative_to(folder).as_posix() for p in folder.rglob("*.npy")}
+    for path, data in sorted(recording.files.items()):
+        if path not in on_disk:
+            lines.append(f"missing: {shown}/{path}")
+        elif (folder / path).read_bytes() != data:
+            lines.append(f"differs from PyTorch's result: {shown}/{path}")
+    lines += [f"not produced by the recorder: {shown}/{path}"
+              for path in sorted(on_disk - recording.files.keys())]
+    manifest = folder / MANIFEST
+    if not manifest.exists():
+        lines.append(f"missing: {shown}/{MANIFEST}")
+    elif manifest.read_text(encoding="utf-8") != recording.manifest_text():
+        lines.append(f"differs from a fresh recording: {shown}/{MANIFEST}")
+    return lines
+
+
+def is_case_set(folder):
+    """Whether `folder` holds a case set this recorder wrote (so rewriting it is safe)."""
+    try:
+        manifest = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(manifest, dict) and str(manifest.get("about")).startswith(ABOUT[:23])
