@@ -1,27 +1,20 @@
 // tests/test_02_normalize_by_sum.cpp — Exercise 02: naive normalisation (001 §3.3.1, In [3]).
 // Compiled once; linked against exercises/ and solutions/02_normalize_by_sum.cpp.
+// The cases are in reference_data/02_normalize_by_sum/.
 #include "attn/errors.hpp"
 #include "attn/simple_attention.hpp"
-#include "kit/golden.hpp"
-#include "kit/tensor_assert.hpp"
+#include "kit/testing.hpp"
 
 #include <gmock/gmock.h>
 #include <xtensor/xmath.hpp>
 
-using attn::kit::golden;
 using ::testing::HasSubstr;
 using ::testing::ThrowsMessage;
 
-TEST(NormalizeBySumTest, WeightsSumToOne) {
-    const auto scores = golden<1>("02_normalize_by_sum/attention_scores_2");
-    EXPECT_RESULT_MATCHES(xt::sum(attn::normalize_by_sum(scores)),
-                          "02_normalize_by_sum/attention_weights_2_tmp_sum");
-}
-
-TEST(NormalizeBySumTest, MatchesNotebook) {
-    const auto scores = golden<1>("02_normalize_by_sum/attention_scores_2");
-    EXPECT_RESULT_MATCHES(attn::normalize_by_sum(scores),
-                          "02_normalize_by_sum/attention_weights_2_tmp");
+ATTN_CASE(normalize_by_sum) {
+    const auto scores = the_case.input<1>("scores");  // (T,)
+    const attn::Vector weights = ATTN_RESULT("weights", attn::normalize_by_sum(scores));
+    ATTN_RESULT("weights_sum", xt::sum(weights));  // 1, up to rounding
 }
 
 TEST(NormalizeBySumTest, RejectsEmptyScores) {

@@ -1,74 +1,42 @@
 // tests/test_03_softmax.cpp — Exercise 03: softmax (001 §3.3.1 In [4], §3.3.2 In [9];
 // 003 In [28]). Compiled once; linked against exercises/ and solutions/03_softmax.cpp.
+// The cases (notebook scores, large and spread logits, other shapes, every dim) are in
+// reference_data/03_softmax/.
 #include "attn/errors.hpp"
 #include "attn/simple_attention.hpp"
-#include "kit/golden.hpp"
-#include "kit/tensor_assert.hpp"
+#include "kit/testing.hpp"
 
 #include <gmock/gmock.h>
 #include <xtensor/xmath.hpp>
 
 #include <stdexcept>
 
-using attn::kit::golden;
+using attn::kit::case_input;
 using ::testing::HasSubstr;
 using ::testing::ThrowsMessage;
 
-TEST(SoftmaxTest, NaiveFormMatchesNotebook) {
-    const auto scores = golden<1>("03_softmax/attention_scores_2");
-    EXPECT_RESULT_MATCHES(attn::softmax_naive(scores), "03_softmax/attention_weights_2");
+// The plain formula: on [1000, 1001] its expected result is PyTorch's [nan, nan].
+ATTN_CASE(softmax_naive) {
+    const auto x = the_case.input<1>("x");
+    ATTN_RESULT("weights", attn::softmax_naive(x));
 }
 
-TEST(SoftmaxTest, NaiveFormOverflowsOnLargeLogits) {
-    const auto large = golden<1>("03_softmax/large_logits");
-    attn::Vector weights;
-    RUN_STUDENT_CODE(weights = attn::softmax_naive(large));
-    if (!xt::all(xt::isnan(weights))) {
-        ADD_FAILURE() << "softmax_naive(x) should be the plain formula exp(x) / sum(exp(x)): on "
-                         "[1000, 1001] exp() overflows to inf and inf / inf is nan. That failure "
-                         "is what the max-subtracted softmax(x) fixes; keep the naive one naive.";
-    }
+ATTN_CASE(softmax) {
+    const auto x = the_case.input<1>("x");
+    const attn::Vector weights = ATTN_RESULT("weights", attn::softmax(x));
+    ATTN_RESULT("weights_sum", xt::sum(weights));  // 1, up to rounding
 }
 
-TEST(SoftmaxTest, WeightsSumToOne) {
-    const auto scores = golden<1>("03_softmax/attention_scores_2");
-    EXPECT_RESULT_MATCHES(xt::sum(attn::softmax(scores)), "03_softmax/attention_weights_2_sum");
-}
-
-TEST(SoftmaxTest, MatchesNotebook) {
-    const auto scores = golden<1>("03_softmax/attention_scores_2");
-    EXPECT_RESULT_MATCHES(attn::softmax(scores), "03_softmax/attention_weights_2");
-}
-
-TEST(SoftmaxTest, SurvivesLargeLogits) {
-    const auto large = golden<1>("03_softmax/large_logits");
-    EXPECT_RESULT_MATCHES(attn::softmax(large), "03_softmax/large_logits_softmax");
-}
-
-TEST(SoftmaxTest, RowsMatchNotebookForDimMinusOneAndOne) {
-    const auto scores = golden<2>("03_softmax/attn_scores");
-    for (const int dim : {-1, 1}) {
-        SCOPED_TRACE("dim = " + std::to_string(dim));
-        EXPECT_RESULT_MATCHES(attn::softmax(scores, dim), "03_softmax/attn_weights");
-    }
-}
-
-TEST(SoftmaxTest, ColumnsMatchSoftmaxColsForDimZeroAndMinusTwo) {
-    const auto scores = golden<2>("03_softmax/attn_scores");
-    for (const int dim : {0, -2}) {
-        SCOPED_TRACE("dim = " + std::to_string(dim));
-        EXPECT_RESULT_MATCHES(attn::softmax(scores, dim), "03_softmax/attn_weights_cols");
-    }
-}
-
-TEST(SoftmaxTest, RowsSurviveLargeLogits) {
-    const auto large = golden<2>("03_softmax/large_rows");
-    EXPECT_RESULT_MATCHES(attn::softmax(large, -1), "03_softmax/large_rows_softmax");
+ATTN_CASE(softmax_matrix) {
+    const auto scores = the_case.input<2>("scores");
+    const int dim = static_cast<int>(the_case.integer("dim"));  // -2, -1, 0 or 1
+    ATTN_RESULT("weights", attn::softmax(scores, dim));
 }
 
 TEST(SoftmaxTest, RejectsDimOutOfRange) {
-    const auto scores = golden<2>("03_softmax/attn_scores");
-    for (const int dim : {2, -3}) {
+    const auto scores = case_input<2>("03_softmax/rows_notebook", "scores");
+    const int rank = static_cast<int>(scores.dimension());
+    for (const int dim : {rank, -rank - 1}) {  // one past each end of -rank .. rank - 1
         EXPECT_THAT([&] { attn::softmax(scores, dim); },
                     ThrowsMessage<std::out_of_range>(HasSubstr("out of range for a 2-D tensor")));
     }
@@ -79,7 +47,8 @@ TEST(SoftmaxTest, RejectsEmptyInput) {
                 ThrowsMessage<attn::shape_error>(HasSubstr("x is empty")));
     EXPECT_THAT([] { attn::softmax_naive(attn::Vector{}); },
                 ThrowsMessage<attn::shape_error>(HasSubstr("x is empty")));
-    const attn::Matrix no_rows = xt::zeros<float>({0, 4});
+    const auto scores = case_input<2>("03_softmax/rows_notebook", "scores");
+    const attn::Matrix no_rows = xt::zeros<float>({std::size_t{0}, scores.shape(1)});
     EXPECT_THAT([&] { attn::softmax(no_rows, -1); },
                 ThrowsMessage<attn::shape_error>(HasSubstr("scores is empty")));
 }

@@ -1,46 +1,35 @@
 // tests/test_05_all_context_vectors.cpp — Exercise 05: all context vectors (001 §3.3.2,
 // In [7] to In [10]). Compiled once; linked against exercises/ and
-// solutions/05_all_context_vectors.cpp, and the reference solution of exercise 03.
+// solutions/05_all_context_vectors.cpp, and the reference solutions of the earlier
+// exercises. The cases are in reference_data/05_all_context_vectors/.
 #include "attn/errors.hpp"
 #include "attn/simple_attention.hpp"
-#include "kit/golden.hpp"
-#include "kit/student_code.hpp"
-#include "kit/tensor_assert.hpp"
+#include "kit/testing.hpp"
 
 #include <gmock/gmock.h>
-#include <xtensor/xview.hpp>
 
-using attn::kit::golden;
+using attn::kit::case_input;
 using ::testing::HasSubstr;
 using ::testing::ThrowsMessage;
 
-TEST(AttentionScoresTest, LoopsMatchNotebook) {
-    const auto inputs = golden<2>("05_all_context_vectors/inputs");
-    EXPECT_RESULT_MATCHES(attn::attention_scores_loops(inputs),
-                          "05_all_context_vectors/attn_scores");
+ATTN_CASE(attention_scores_loops) {
+    const auto inputs = the_case.input<2>("inputs");  // (T, d_in)
+    ATTN_RESULT("scores", attn::attention_scores_loops(inputs));
 }
 
-TEST(AttentionScoresTest, MatmulMatchesNotebook) {
-    const auto inputs = golden<2>("05_all_context_vectors/inputs");
-    EXPECT_RESULT_MATCHES(attn::attention_scores_matmul(inputs),
-                          "05_all_context_vectors/attn_scores");
+ATTN_CASE(attention_scores_matmul) {
+    const auto inputs = the_case.input<2>("inputs");
+    ATTN_RESULT("scores", attn::attention_scores_matmul(inputs));
 }
 
-TEST(AllContextVectorsTest, MatchesNotebook) {
-    const auto inputs = golden<2>("05_all_context_vectors/inputs");
-    EXPECT_RESULT_MATCHES(attn::all_context_vectors(inputs), "05_all_context_vectors/context_vecs");
-}
-
-TEST(AllContextVectorsTest, RowOfJourneyIsExercise04sContextVector) {
-    const auto inputs = golden<2>("05_all_context_vectors/inputs");
-    attn::Matrix context;
-    RUN_STUDENT_CODE(context = attn::all_context_vectors(inputs));
-    ASSERT_EQ(context.shape(0), inputs.shape(0)) << "one context vector per token";
-    EXPECT_TENSOR_MATCHES(xt::row(context, 1), "04_context_vector/context_vec_2");
+ATTN_CASE(all_context_vectors) {
+    const auto inputs = the_case.input<2>("inputs");
+    ATTN_RESULT("context", attn::all_context_vectors(inputs));
 }
 
 TEST(AllContextVectorsTest, RejectsEmptyInputs) {
-    const attn::Matrix no_tokens = xt::zeros<float>({0, 3});
+    const auto inputs = case_input<2>("05_all_context_vectors/notebook", "inputs");
+    const attn::Matrix no_tokens = xt::zeros<float>({std::size_t{0}, inputs.shape(1)});
     for (const auto& function :
          {attn::attention_scores_loops, attn::attention_scores_matmul, attn::all_context_vectors}) {
         EXPECT_THAT([&] { function(no_tokens); },

@@ -6,9 +6,10 @@
 // Convention (row convention, as in PyTorch): a token is a ROW; inputs has shape (T, d_in);
 // scores[i, j] compares query token i with key token j; row i of the weights sums to 1.
 //
-// Each function below is one exercise. You write it in exercises/NN_name.cpp; the reference
-// answer is solutions/NN_name.cpp. Every function throws attn::shape_error when an argument
-// has the wrong shape (the stubs already contain those checks).
+// Each exercise below is one or more functions (03 has three, 04 and 05 more than one). You
+// write them in exercises/NN_name.cpp; the reference answers are in solutions/NN_name.cpp.
+// Every function throws attn::shape_error when an argument has the wrong shape (the stubs
+// already contain those checks).
 #pragma once
 
 #include "attn/tensor.hpp"

@@ -1,15 +1,18 @@
-// tests/kit/test_catalogue.cpp — exercises.json, the two trees and the goldens agree.
+// tests/kit/test_catalogue.cpp — exercises.json, the two trees, the tests and the goldens agree.
 //
 // The mirror check: exercises/ and solutions/ hold exactly the files exercises.json lists,
-// under the same names; every listed test, header and golden folder exists; every exercise
-// has at least two recorded mistakes its failures can name.
-#include "kit/golden.hpp"
+// under the same names, and define the same functions; every function of a stub carries a
+// TODO and throws attn::not_implemented naming its own file; every listed test, header and
+// golden folder exists; every exercise has cases beyond the notebook's inputs and recorded
+// mistakes its failures can name; no test states a tensor size.
+#include "kit/golden_store.hpp"
 
 #include <gmock/gmock.h>
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -49,6 +52,33 @@ std::set<std::string> listed(const std::string& key, const std::string& folder) 
     return files;
 }
 
+// The functions a source file defines at namespace scope: signature line -> body. A
+// definition starts at column 0 with a return type and ends at the next "}" in column 0.
+std::map<std::string, std::string> function_bodies(const std::string& text) {
+    static const std::regex definition(R"(^[A-Za-z][\w:<>, ]*\s[\w:]+\(.*\)?\s*(const\s*)?\{$)");
+    std::map<std::string, std::string> bodies;
+    std::istringstream lines(text);
+    std::string line, signature;
+    for (std::string body; std::getline(lines, line);) {
+        if (signature.empty() && std::regex_match(line, definition)) {
+            signature = line;
+            body.clear();
+        } else if (!signature.empty() && line == "}") {
+            bodies[signature] = body;
+            signature.clear();
+        } else if (!signature.empty()) {
+            body += line + "\n";
+        }
+    }
+    return bodies;
+}
+
+// The code of a file without its comments and string literals.
+std::string code_only(const std::string& text) {
+    static const std::regex comments_and_strings(R"(//[^\n]*|"(\\.|[^"\\])*")");
+    return std::regex_replace(text, comments_and_strings, " ");
+}
+
 TEST(CatalogueTest, ExercisesAreNumberedInCourseOrder) {
     int number = 0;
     for (const auto& exercise : catalogue().at("exercises")) {
@@ -56,9 +86,6 @@ TEST(CatalogueTest, ExercisesAreNumberedInCourseOrder) {
         const std::string id = (number < 10 ? "0" : "") + std::to_string(number);
         EXPECT_EQ(exercise.at("id").get<std::string>(), id);
         EXPECT_EQ(exercise.at("label").get<std::string>(), "ex" + id);
-        for (const auto& used : exercise.at("uses")) {
-            EXPECT_LT(used.get<std::string>(), id) << "an exercise uses earlier ones only";
-        }
     }
 }
 
@@ -77,23 +104,46 @@ TEST(CatalogueTest, EveryListedFileAndGoldenFolderExists) {
     }
 }
 
-TEST(CatalogueTest, EveryNotImplementedNamesItsOwnFile) {
-    const std::regex thrown(R"re(not_implemented\("([^"]+)")re");
+TEST(CatalogueTest, EveryFunctionOfAStubHasATodoAndThrowsNotImplementedNamingItsFile) {
     for (const auto& exercise : catalogue().at("exercises")) {
         const auto stub = exercise.at("stub").get<std::string>();
-        const auto text = read_text(source_dir / stub);
-        for (std::sregex_iterator it(text.begin(), text.end(), thrown), end; it != end; ++it) {
-            EXPECT_EQ((*it)[1].str(), stub);
+        const auto stub_functions = function_bodies(read_text(source_dir / stub));
+        const auto solved_functions =
+            function_bodies(read_text(source_dir / exercise.at("solution").get<std::string>()));
+        EXPECT_FALSE(stub_functions.empty()) << stub << " defines no function";
+        for (const auto& [signature, body] : stub_functions) {
+            EXPECT_THAT(body, ::testing::HasSubstr("// TODO")) << stub << ": " << signature;
+            EXPECT_THAT(body, ::testing::HasSubstr("throw not_implemented(\"" + stub + "\""))
+                << stub << ": " << signature;
+            EXPECT_EQ(solved_functions.count(signature), 1u)
+                << "the solution does not define " << signature;
         }
-        EXPECT_THAT(read_text(source_dir / exercise.at("solution").get<std::string>()),
-                    ::testing::Not(::testing::HasSubstr("not_implemented")));
+        EXPECT_EQ(stub_functions.size(), solved_functions.size()) << stub;
+        for (const auto& [signature, body] : solved_functions) {
+            EXPECT_THAT(body, ::testing::Not(::testing::HasSubstr("not_implemented"))) << signature;
+        }
+    }
+}
+
+TEST(CatalogueTest, EveryKindOfCaseHasACaseBeyondTheNotebooksInputs) {
+    for (const auto& exercise : catalogue().at("exercises")) {
+        const auto id = exercise.at("id").get<std::string>();
+        std::map<std::string, int> other_shapes;  // kind -> cases not on the notebook's inputs
+        for (const auto* entry : attn::kit::golden_store::instance().cases(id)) {
+            other_shapes[entry->kind] += entry->name().find("notebook") == std::string::npos;
+        }
+        EXPECT_FALSE(other_shapes.empty()) << "exercise " << id << " has no case";
+        for (const auto& [kind, count] : other_shapes) {
+            EXPECT_GE(count, 1) << "exercise " << id << ": every case of " << kind
+                                << " uses the notebook's inputs; record one at another shape";
+        }
     }
 }
 
 TEST(CatalogueTest, EveryExerciseHasAtLeastTwoRecordedMistakes) {
     for (const auto& exercise : catalogue().at("exercises")) {
         const auto id = exercise.at("id").get<std::string>();
-        EXPECT_GE(attn::kit::GoldenStore::instance().entries("mistake", id).size(), 2u)
+        EXPECT_GE(attn::kit::golden_store::instance().files("mistake", id).size(), 2u)
             << "exercise " << id;
     }
 }
@@ -101,6 +151,20 @@ TEST(CatalogueTest, EveryExerciseHasAtLeastTwoRecordedMistakes) {
 TEST(CatalogueTest, EveryExerciseHasGradedHints) {
     for (const auto& exercise : catalogue().at("exercises")) {
         EXPECT_GE(exercise.at("hints").size(), 2u) << "exercise " << exercise.at("id");
+    }
+}
+
+TEST(CatalogueTest, NoTestStatesATensorSize) {
+    // Sizes come from a case's inputs; a literal 6 or 3 fits the notebook's inputs only.
+    // A rank (input<2>) is part of the API, not a size.
+    static const std::regex size_literal(R"(\b([2-9]|1[0-9])[0-9]*\b)");
+    static const std::regex rank(R"(<[0-9]>)");
+    for (const auto& exercise : catalogue().at("exercises")) {
+        const auto test = exercise.at("test").get<std::string>();
+        const auto code = std::regex_replace(code_only(read_text(source_dir / test)), rank, "<N>");
+        std::smatch found;
+        EXPECT_FALSE(std::regex_search(code, found, size_literal))
+            << test << " states the number " << found.str() << "; derive it from the inputs";
     }
 }
 

@@ -1,7 +1,6 @@
 // tests/kit/test_golden_store.cpp — goldens load only when intact, and every refusal names
 // the file and how to fix it.
-#include "kit/golden.hpp"
-#include "kit/tensor_assert.hpp"
+#include "kit/golden_store.hpp"
 
 #include <gmock/gmock.h>
 
@@ -12,10 +11,12 @@ namespace {
 
 namespace fs = std::filesystem;
 using attn::kit::golden_error;
-using attn::kit::GoldenStore;
+using attn::kit::golden_store;
 using ::testing::AllOf;
 using ::testing::HasSubstr;
 using ::testing::ThrowsMessage;
+
+const char* const weights = "03_softmax/rows_notebook/weights.npy";
 
 // A private copy of reference_data/ that a test may damage.
 class DamagedCopyTest : public ::testing::Test {
@@ -26,83 +27,120 @@ protected:
                 ("damaged-goldens-" +
                  std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
         fs::remove_all(copy_);
-        fs::copy(GoldenStore::instance().root(), copy_, fs::copy_options::recursive);
+        fs::copy(golden_store::instance().root(), copy_, fs::copy_options::recursive);
     }
     void TearDown() override { fs::remove_all(copy_); }
+
+    void rewrite_manifest(const std::string& from, const std::string& to) {
+        std::ifstream in(copy_ / "MANIFEST.json");
+        std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        const auto at = text.find(from);
+        ASSERT_NE(at, std::string::npos) << from;
+        text.replace(at, from.size(), to);
+        std::ofstream(copy_ / "MANIFEST.json") << text;
+    }
 
     fs::path copy_;
 };
 
 TEST(GoldenStoreTest, EveryFileInTheManifestIsIntact) {
-    const GoldenStore& store = GoldenStore::instance();
+    const golden_store& store = golden_store::instance();
     std::size_t checked = 0;
-    for (const char* role : {"input", "expected", "mistake", "print_sample"}) {
-        for (const auto* entry : store.entries(role)) {
-            EXPECT_NO_THROW(store.load(entry->path)) << entry->path;
+    for (const char* role : {"input", "expected", "scale", "mistake", "print_sample"}) {
+        for (const auto* file : store.files(role)) {
+            EXPECT_NO_THROW(store.load(file->path)) << file->path;
             ++checked;
         }
     }
     EXPECT_GT(checked, 0u);
 }
 
-TEST(GoldenStoreTest, GivesATensorOfTheRecordedShape) {
-    const auto inputs = attn::kit::golden<2>("01_dot_scores/inputs");
-    EXPECT_EQ(inputs.shape(0), 6u);
-    EXPECT_EQ(inputs.shape(1), 3u);
+TEST(GoldenStoreTest, EveryCaseHasItsInputsAndExpectedOutputs) {
+    const golden_store& store = golden_store::instance();
+    ASSERT_FALSE(store.cases().empty());
+    for (const auto* entry : store.cases()) {
+        for (const auto& name : entry->inputs)
+            EXPECT_EQ(store.file(entry->file(name)).role, "input");
+        ASSERT_FALSE(entry->expected.empty()) << entry->path;
+        for (const auto& name : entry->expected) {
+            EXPECT_NO_THROW(store.expected(entry->file(name))) << entry->path << " " << name;
+        }
+    }
 }
 
-TEST(GoldenStoreTest, RefusesToReadAGoldenAtTheWrongRank) {
-    EXPECT_THAT([] { attn::kit::golden<1>("01_dot_scores/inputs"); },
-                ThrowsMessage<golden_error>(HasSubstr("has 2 dimensions")));
+TEST(GoldenStoreTest, GivesATensorOfTheRecordedTypeAndShape) {
+    const golden_store& store = golden_store::instance();
+    const auto scores = store.load_as<float, 2>("03_softmax/rows_notebook/scores");
+    EXPECT_EQ(scores.shape(0), store.file("03_softmax/rows_notebook/scores").shape[0]);
+    const auto dim = store.load_as<std::int64_t, 0>("03_softmax/rows_notebook/dim");
+    EXPECT_EQ(dim(), -1);
+}
+
+TEST(GoldenStoreTest, RefusesToReadAGoldenAsAnotherTypeOrRank) {
+    const golden_store& store = golden_store::instance();
+    const auto read_scores_as_a_vector = [&] {
+        store.load_as<float, 1>("03_softmax/rows_notebook/scores");
+    };
+    EXPECT_THAT(read_scores_as_a_vector,
+                ThrowsMessage<golden_error>(HasSubstr("as a float32 tensor of rank 1")));
+    const auto read_dim_as_a_float = [&] {
+        store.load_as<float, 0>("03_softmax/rows_notebook/dim");
+    };
+    EXPECT_THAT(read_dim_as_a_float, ThrowsMessage<golden_error>(HasSubstr("is int64")));
 }
 
 TEST(GoldenStoreTest, RefusesAnUnknownName) {
     EXPECT_THAT(
-        [] { GoldenStore::instance().load("01_dot_scores/no_such_tensor"); },
+        [] { golden_store::instance().load("01_dot_scores/no_such_tensor"); },
         ThrowsMessage<golden_error>(HasSubstr("no golden named 01_dot_scores/no_such_tensor.npy")));
 }
 
 TEST_F(DamagedCopyTest, RefusesAFileWithOneByteChanged) {
-    const fs::path file = copy_ / "03_softmax/attn_weights.npy";
+    const fs::path file = copy_ / weights;
     {
         std::fstream stream(file, std::ios::in | std::ios::out | std::ios::binary);
         stream.seekp(-1, std::ios::end);
         stream.put('\x7f');
     }
-    const GoldenStore store(copy_);
-    EXPECT_THAT([&] { store.load("03_softmax/attn_weights"); },
+    const golden_store store(copy_);
+    EXPECT_THAT([&] { store.load(weights); },
                 ThrowsMessage<golden_error>(AllOf(HasSubstr(file.string()),
                                                   HasSubstr("is corrupted or was edited by hand"),
-                                                  HasSubstr("record_goldens.py"))));
+                                                  HasSubstr("tools/record"))));
 }
 
 TEST_F(DamagedCopyTest, RefusesAMissingFile) {
-    const fs::path file = copy_ / "02_normalize_by_sum/attention_weights_2_tmp.npy";
-    fs::remove(file);
-    const GoldenStore store(copy_);
-    EXPECT_THAT(
-        [&] { store.load("02_normalize_by_sum/attention_weights_2_tmp"); },
-        ThrowsMessage<golden_error>(AllOf(HasSubstr(file.string()), HasSubstr("is missing"))));
+    fs::remove(copy_ / weights);
+    const golden_store store(copy_);
+    EXPECT_THAT([&] { store.load(weights); },
+                ThrowsMessage<golden_error>(
+                    AllOf(HasSubstr((copy_ / weights).string()), HasSubstr("is missing"))));
 }
 
 TEST_F(DamagedCopyTest, RefusesAMissingManifest) {
     fs::remove(copy_ / "MANIFEST.json");
-    EXPECT_THAT([&] { GoldenStore store(copy_); },
+    EXPECT_THAT([&] { golden_store store(copy_); },
                 ThrowsMessage<golden_error>(HasSubstr("MANIFEST.json is missing")));
 }
 
 TEST_F(DamagedCopyTest, RefusesAMalformedManifest) {
     std::ofstream(copy_ / "MANIFEST.json") << "{\"files\": {\"x.npy\": {\"sha256\": 1}}}";
-    EXPECT_THAT([&] { GoldenStore store(copy_); },
+    EXPECT_THAT([&] { golden_store store(copy_); },
                 ThrowsMessage<golden_error>(HasSubstr("MANIFEST.json is malformed")));
 }
 
-TEST(GoldenAssertionTest, FailsWithTheGoldensErrorInsteadOfThrowing) {
-    const xt::xarray<float> anything = {1.0f};
-    const auto verdict =
-        attn::kit::tensor_matches_golden("x", "name", anything, "01_dot_scores/missing");
-    ASSERT_FALSE(verdict);
-    EXPECT_THAT(verdict.message(), HasSubstr("no golden named 01_dot_scores/missing.npy"));
+TEST_F(DamagedCopyTest, RefusesAManifestOfAnotherFormatVersion) {
+    rewrite_manifest("\"format_version\": 2", "\"format_version\": 1");
+    EXPECT_THAT([&] { golden_store store(copy_); },
+                ThrowsMessage<golden_error>(
+                    AllOf(HasSubstr("has format version 1, this kit reads version 2"),
+                          HasSubstr("tools/record"))));
+}
+
+TEST_F(DamagedCopyTest, RefusesAManifestRecordedUnderAnotherToleranceRule) {
+    rewrite_manifest("\"atol\": 1e-05", "\"atol\": 0.001");
+    EXPECT_THAT([&] { golden_store store(copy_); },
+                ThrowsMessage<golden_error>(HasSubstr("another tolerance rule")));
 }
 
 }  // namespace

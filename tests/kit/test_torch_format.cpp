@@ -1,19 +1,19 @@
 // tests/kit/test_torch_format.cpp — the printer reproduces PyTorch's repr() byte for byte, for
-// every print sample tools/record_goldens.py recorded with torch's own repr().
-#include "kit/golden.hpp"
+// every print sample tools/record recorded with torch's own repr().
+#include "kit/golden_store.hpp"
 #include "kit/torch_format.hpp"
 
 #include <gtest/gtest.h>
 
 namespace {
 
-using attn::kit::GoldenStore;
+using attn::kit::golden_store;
 
 std::vector<std::string> sample_paths() {
     std::vector<std::string> paths;
     try {
-        for (const auto* entry : GoldenStore::instance().entries("print_sample")) {
-            paths.push_back(entry->path);
+        for (const auto* file : golden_store::instance().files("print_sample")) {
+            paths.push_back(file->path);
         }
     } catch (const attn::kit::golden_error&) {
         // GoldenStoreTest reports an unreadable manifest.
@@ -24,8 +24,8 @@ std::vector<std::string> sample_paths() {
 class TorchFormatTest : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(TorchFormatTest, MatchesPyTorchRepr) {
-    const GoldenStore& store = GoldenStore::instance();
-    EXPECT_EQ(attn::kit::torch_repr(store.load(GetParam())), store.entry(GetParam()).repr);
+    const golden_store& store = golden_store::instance();
+    EXPECT_EQ(attn::kit::torch_repr(store.load(GetParam())), store.file(GetParam()).repr);
 }
 
 INSTANTIATE_TEST_SUITE_P(Samples, TorchFormatTest, ::testing::ValuesIn(sample_paths()),

@@ -1,17 +1,18 @@
-// kit/torch_format.hpp — a float32 tensor printed exactly as PyTorch's repr() prints it.
+// kit/torch_format.hpp — a tensor printed exactly as PyTorch's repr() prints it.
 //
 // Failure messages show the student's tensor and the golden in the format the notebooks
 // print, so a wrong answer can be compared with the book at a glance. Default print options
 // (precision 4, threshold 1000, edgeitems 3, linewidth 80), as in PyTorch 1.13.
 #pragma once
 
-#include <xtensor/xarray.hpp>
+#include "kit/any_tensor.hpp"
 
 #include <string>
 
 namespace attn::kit {
 
-// "tensor([0.9544, 1.4950, 1.4754])", "tensor([[1., 0.],\n        [1., 1.]])", ...
-std::string torch_repr(const xt::xarray<float>& tensor);
+// "tensor([0.9544, 1.4950, 1.4754])", "tensor([[1., 0.],\n        [1., 1.]])",
+// "tensor([ 3, 12])" (int64), "tensor([ True, False])" (bool), ...
+std::string torch_repr(const any_tensor& tensor);
 
 }  // namespace attn::kit

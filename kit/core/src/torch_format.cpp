@@ -1,6 +1,10 @@
-// kit/src/torch_format.cpp — a port of torch/_tensor_str.py (PyTorch 1.13) for float32.
+// kit/core/src/torch_format.cpp — a port of torch/_tensor_str.py (PyTorch 1.13) for float32,
+// int64 and bool tensors.
 #include "kit/torch_format.hpp"
 
+#include "attn/tensor.hpp"
+
+#include <xtensor/xadapt.hpp>
 #include <xtensor/xview.hpp>
 
 #include <algorithm>
@@ -34,10 +38,18 @@ std::string python_format(double value, char conversion, int digits, int width =
     return std::string(std::max<int>(0, width - static_cast<int>(text.size())), ' ') + text;
 }
 
+using values = xt::xarray<double>;  // every dtype's values, exactly
+
+enum class value_kind { floating, integer, boolean };
+
 // torch's _Formatter: one number format and width for the whole (summarised) tensor.
-class Formatter {
+class formatter {
 public:
-    explicit Formatter(const std::vector<double>& values) {
+    formatter(const std::vector<double>& values, value_kind kind) : kind_(kind) {
+        if (kind_ != value_kind::floating) {
+            for (double v : values) width_ = std::max(width_, plain(v).size());
+            return;
+        }
         std::vector<double> nonzero_finite;
         for (double v : values) {
             if (std::isfinite(v) && v != 0.0) nonzero_finite.push_back(v);
@@ -63,7 +75,9 @@ public:
 
     std::string format(double value) const {
         std::string text;
-        if (sci_mode_) {
+        if (kind_ != value_kind::floating) {
+            text = plain(value);
+        } else if (sci_mode_) {
             text = python_format(value, 'e', precision, static_cast<int>(width_));
         } else if (int_mode_) {
             text = python_format(value, 'f', 0) + (std::isfinite(value) ? "." : "");
@@ -74,6 +88,13 @@ public:
     }
 
 private:
+    // Python's str() of an int64 or a bool.
+    std::string plain(double value) const {
+        if (kind_ == value_kind::boolean) return value != 0.0 ? "True" : "False";
+        return std::to_string(static_cast<long long>(value));
+    }
+
+    value_kind kind_;
     bool int_mode_ = true;
     bool sci_mode_ = false;
     std::size_t width_ = 1;
@@ -90,13 +111,13 @@ std::vector<std::size_t> shown_rows(std::size_t size, bool summarize) {
 }
 
 // get_summarized_data: the values the formatter sees when the tensor is summarised.
-void collect_values(const xt::xarray<float>& t, bool summarize, std::vector<double>& out) {
+void collect_values(const values& t, bool summarize, std::vector<double>& out) {
     if (t.dimension() == 0) {
         out.push_back(t());
         return;
     }
     for (std::size_t i : shown_rows(t.shape(0), summarize)) {
-        collect_values(xt::xarray<float>(xt::view(t, i)), summarize, out);
+        collect_values(values(xt::view(t, i)), summarize, out);
     }
 }
 
@@ -107,16 +128,16 @@ std::string join(const std::vector<std::string>& parts, const std::string& separ
 }
 
 // _vector_str: a 1-D tensor, wrapped at linewidth.
-std::string vector_str(const xt::xarray<float>& t, std::size_t indent, bool summarize,
-                       const Formatter& formatter) {
-    const std::size_t element_length = formatter.width() + 2;
+std::string vector_str(const values& t, std::size_t indent, bool summarize,
+                       const formatter& format) {
+    const std::size_t element_length = format.width() + 2;
     const std::size_t per_line =
         std::max<std::size_t>(1, (linewidth - std::min(indent, linewidth)) / element_length);
     std::vector<std::string> data;
     const auto rows = shown_rows(t.shape(0), summarize);
     for (std::size_t k = 0; k < rows.size(); ++k) {
         if (k > 0 && rows[k] != rows[k - 1] + 1) data.push_back(" ...");
-        data.push_back(formatter.format(t(rows[k])));
+        data.push_back(format.format(t(rows[k])));
     }
     std::vector<std::string> lines;
     for (std::size_t i = 0; i < data.size(); i += per_line) {
@@ -128,44 +149,38 @@ std::string vector_str(const xt::xarray<float>& t, std::size_t indent, bool summ
 }
 
 // _tensor_str_with_formatter: nested brackets, blank lines between blocks of rank >= 3.
-std::string tensor_str(const xt::xarray<float>& t, std::size_t indent, bool summarize,
-                       const Formatter& formatter) {
-    if (t.dimension() == 0) return formatter.format(t());
-    if (t.dimension() == 1) return vector_str(t, indent, summarize, formatter);
+std::string tensor_str(const values& t, std::size_t indent, bool summarize,
+                       const formatter& format) {
+    if (t.dimension() == 0) return format.format(t());
+    if (t.dimension() == 1) return vector_str(t, indent, summarize, format);
     std::vector<std::string> slices;
     const auto rows = shown_rows(t.shape(0), summarize);
     for (std::size_t k = 0; k < rows.size(); ++k) {
         if (k > 0 && rows[k] != rows[k - 1] + 1) slices.push_back("...");
-        slices.push_back(
-            tensor_str(xt::xarray<float>(xt::view(t, rows[k])), indent + 1, summarize, formatter));
+        slices.push_back(tensor_str(values(xt::view(t, rows[k])), indent + 1, summarize, format));
     }
     const std::string separator =
         "," + std::string(t.dimension() - 1, '\n') + std::string(indent + 1, ' ');
     return "[" + join(slices, separator) + "]";
 }
 
-std::string python_tuple(const xt::xarray<float>::shape_type& shape) {
-    std::ostringstream out;
-    out << '(';
-    for (std::size_t i = 0; i < shape.size(); ++i) out << (i ? ", " : "") << shape[i];
-    out << (shape.size() == 1 ? ",)" : ")");
-    return out.str();
-}
-
 }  // namespace
 
-std::string torch_repr(const xt::xarray<float>& tensor) {
+std::string torch_repr(const any_tensor& tensor) {
     const std::string prefix = "tensor(";
-    if (tensor.size() == 0) {
-        // _str_intern: an empty tensor other than shape (0,) states its size.
-        const std::string size =
-            tensor.dimension() == 1 ? "" : ", size=" + python_tuple(tensor.shape());
-        return prefix + "[]" + size + ")";
-    }
-    const bool summarize = tensor.size() > threshold;
-    std::vector<double> values;
-    collect_values(tensor, summarize, values);
-    return prefix + tensor_str(tensor, prefix.size(), summarize, Formatter(values)) + ")";
+    const auto shape = shape_of(tensor);
+    const values all = xt::adapt(values_of(tensor), shape);
+    // _str_intern: an empty tensor states its size, but for shape (0,); int64 and bool,
+    // like float32, are default dtypes that repr() does not name.
+    const std::string size = shape.size() == 1 ? "" : ", size=" + shape_string(shape);
+    if (all.size() == 0) return prefix + "[]" + size + ")";
+    const bool summarize = all.size() > threshold;
+    std::vector<double> shown;
+    collect_values(all, summarize, shown);
+    const value_kind kind = tensor.index() == 0   ? value_kind::floating
+                            : tensor.index() == 1 ? value_kind::integer
+                                                  : value_kind::boolean;
+    return prefix + tensor_str(all, prefix.size(), summarize, formatter(shown, kind)) + ")";
 }
 
 }  // namespace attn::kit

@@ -1,0 +1,117 @@
+// kit/cases.hpp — value tests as cases: named inputs, one call of the API, expected outputs.
+//
+// A test file states each kind of call once:
+//
+//   ATTN_CASE(dot_scores) {
+//       const auto inputs = the_case.input<2>("inputs");   // (T, d_in), from the case's files
+//       const auto query = the_case.input<1>("query");
+//       ATTN_RESULT("scores", attn::dot_scores(inputs, query));
+//   }
+//
+// and every case of that kind in a case set (MANIFEST.json's "cases") runs it: the notebook's
+// inputs, other shapes, and hidden case sets the student never sees. Sizes come from the
+// inputs, never from literals. What happens to a result depends on who runs the case: the
+// GoogleTest layer compares it with the golden and explains a mismatch (kit/testing.hpp);
+// the runner only writes it to a folder for the judge (kit/runner.hpp). This header has no
+// GoogleTest in it.
+#pragma once
+
+#include "kit/any_tensor.hpp"
+#include "kit/golden_store.hpp"
+#include "kit/student_code.hpp"
+
+#include <xtensor/xtensor.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace attn::kit {
+
+// Thrown by case_context::result once the code under test has thrown and the throw has been
+// reported: the rest of the case, which needs that result, does not run.
+struct case_stopped {};
+
+// What a case's body sees: its inputs, and `result`, which runs one call of the student's code.
+class case_context {
+public:
+    case_context(const golden_store& store, const case_entry& entry)
+        : store_(store), entry_(entry) {}
+    virtual ~case_context() = default;
+
+    const case_entry& entry() const { return entry_; }
+
+    // The float32 input `name` of this case, of rank N.
+    template <std::size_t N>
+    xt::xtensor<float, N> input(const std::string& name) const {
+        return store_.load_as<float, N>(input_path(name));
+    }
+
+    // An int64 scalar input (a dim, an index) of this case.
+    std::int64_t integer(const std::string& name) const {
+        return store_.load_as<std::int64_t, 0>(input_path(name))();
+    }
+
+    // Runs `call` (the text `call_text`, at file:line, for messages). If it throws, reports
+    // the one-line failure and throws case_stopped; else hands the result on as output
+    // `name` and returns it, evaluated, for a further output to use.
+    template <class Call>
+    auto result(const std::string& name, const char* call_text, const char* file, int line,
+                Call&& call) {
+        std::optional<decltype(evaluated(call()))> value;
+        const std::string failure =
+            failure_of([&] { value.emplace(evaluated(call())); }, call_text);
+        if (!failure.empty()) {
+            on_throw(failure, file, line);
+            throw case_stopped{};
+        }
+        on_result(name, call_text, file, line, to_any_tensor(*value));
+        return std::move(*value);
+    }
+
+protected:
+    virtual void on_result(const std::string& name, const std::string& call, const char* file,
+                           int line, const any_tensor& value) = 0;
+    virtual void on_throw(const std::string& failure, const char* file, int line) = 0;
+
+    const golden_store& store_;
+    const case_entry& entry_;
+
+private:
+    std::string input_path(const std::string& name) const;
+};
+
+// One ATTN_CASE: the exercise it belongs to, its kind, its body and where it is written.
+struct case_kind {
+    std::string exercise;
+    std::string kind;
+    void (*run)(case_context&);
+    const char* file;
+    int line;
+};
+
+// Every ATTN_CASE linked into this program, in registration order.
+const std::vector<case_kind>& case_kinds();
+
+// Called by ATTN_CASE during static initialisation; returns true.
+bool register_case_kind(case_kind kind);
+
+// Runs the case's body; a throw of the code under test has already been reported then.
+void run_case(const case_kind& kind, case_context& context);
+
+}  // namespace attn::kit
+
+// Defines the body of one kind of case; inside it, `the_case` is the case_context. The case
+// belongs to the exercise ATTN_EXERCISE_ID, which CMake defines for each test file ("03").
+#define ATTN_CASE(kind)                                                       \
+    static void attn_case_##kind(::attn::kit::case_context& the_case);        \
+    [[maybe_unused]] static const bool attn_case_##kind##_registered =        \
+        ::attn::kit::register_case_kind(                                      \
+            {ATTN_EXERCISE_ID, #kind, attn_case_##kind, __FILE__, __LINE__}); \
+    static void attn_case_##kind(::attn::kit::case_context& the_case)
+
+// One call of the code under test, whose result is the case's output `name`; evaluates to
+// that result, so a further output can be computed from it.
+#define ATTN_RESULT(name, call) \
+    the_case.result(name, #call, __FILE__, __LINE__, [&] { return call; })

@@ -1,0 +1,149 @@
+// kit/golden_store.hpp — a case set: golden tensors recorded from PyTorch, their cases, and
+// an integrity check on every load.
+//
+// A case set is a folder with MANIFEST.json (written by tools/record) and one folder per
+// exercise and case: reference_data/03_softmax/rows_notebook/{scores,dim,weights}.npy.
+// A *case* is named inputs, one call of an exercise's API (its "kind", e.g.
+// "softmax_matrix") and the expected outputs. Each expected golden carries its error scale
+// and reduction length (kit/tolerance.hpp) and the wrong answers the recorder recorded for
+// it. Every load re-hashes the file and refuses one that differs from the manifest, so a
+// golden edited by hand or a corrupted checkout fails loudly, naming the file.
+#pragma once
+
+#include "kit/any_tensor.hpp"
+#include "kit/tolerance.hpp"
+
+#include <xtensor/xtensor.hpp>
+
+#include <cstddef>
+#include <filesystem>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace attn::kit {
+
+// A missing, corrupted or unknown golden file, or an unreadable manifest.
+class golden_error : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// One file of MANIFEST.json; `path` is relative to the case set's folder. Fields that do not
+// apply to a file's role stay empty.
+struct golden_file {
+    std::string path;       // "03_softmax/rows_notebook/weights.npy"
+    std::string exercise;   // "03", or "kit" for the kit's own samples
+    std::string role;       // "input", "expected", "scale", "mistake" or "print_sample"
+    std::string source;     // seed document and cell, e.g. "001 §3.3.2, In [9]"
+    std::string case_path;  // "03_softmax/rows_notebook"
+    std::string sha256;
+    std::string dtype;  // "float32", "int64" or "bool"
+    std::vector<std::size_t> shape;
+    std::size_t reduction = 1;          // expected: longest sum behind a value
+    std::string scale;                  // expected: path of its error-scale tensor
+    double tolerance_factor = 1.0;      // expected: 1 unless recorded with a reason
+    std::string tolerance_reason;       // expected
+    std::vector<std::string> mistakes;  // expected: paths of its recorded mistakes
+    std::string mistake_of;             // mistake, scale: the expected tensor it belongs to
+    std::string mistake_name;           // mistake: "softmax over the wrong axis (...)"
+    std::string mistake_hint;           // mistake: one line on how to fix it
+    std::string repr;                   // print_sample: PyTorch's repr() of the tensor
+};
+
+// One case: `path` is "<exercise folder>/<case name>", e.g. "01_dot_scores/notebook_journey".
+struct case_entry {
+    std::string path;
+    std::string exercise;  // "01"
+    std::string kind;      // the API call it exercises, e.g. "dot_scores"
+    std::string source;
+    std::vector<std::string> inputs;    // names, in call order: {"inputs", "query"}
+    std::vector<std::string> expected;  // output names: {"scores"}
+
+    std::string name() const { return path.substr(path.rfind('/') + 1); }
+    std::string file(const std::string& stem) const { return path + "/" + stem + ".npy"; }
+};
+
+// A recorded wrong answer, loaded: a failing result equal to it is named.
+struct known_mistake {
+    std::string name;
+    std::string hint;
+    any_tensor tensor;
+};
+
+// Everything a comparison with one expected golden needs.
+struct expected_golden {
+    std::string path;
+    std::string source;
+    any_tensor tensor;
+    float_tensor scale;  // float32 goldens only: the error magnitude of each value
+    attn::kit::tolerance tolerance;
+    std::vector<known_mistake> mistakes;
+};
+
+class golden_store {
+public:
+    static constexpr int format_version = 2;  // of MANIFEST.json, written by tools/record
+
+    // Reads root/MANIFEST.json. Throws golden_error if it is missing, malformed, of another
+    // format version, or recorded under another tolerance rule.
+    explicit golden_store(std::filesystem::path root);
+
+    // The kit's reference_data/: $ATTN_REFERENCE_DATA if set (the grader points it at a
+    // pristine copy), else the folder this build was configured with.
+    static const golden_store& instance();
+
+    const std::filesystem::path& root() const { return root_; }
+    const std::string& case_set() const { return case_set_; }  // "public", "seed 7", ...
+
+    // `name` with or without ".npy". Throws golden_error if the manifest has no such file.
+    const golden_file& file(const std::string& name) const;
+
+    // Every file with this role (and, if not empty, of this exercise), in path order.
+    std::vector<const golden_file*> files(const std::string& role,
+                                          const std::string& exercise = "") const;
+
+    // The case at "03_softmax/rows_notebook". Throws golden_error if there is none.
+    const case_entry& find_case(const std::string& path) const;
+
+    // Every case (of this exercise, if not empty), in path order.
+    std::vector<const case_entry*> cases(const std::string& exercise = "") const;
+
+    // The tensor, after checking that the file exists, hashes to the manifest's sha256 and
+    // has the manifest's dtype and shape. Throws golden_error naming the file otherwise.
+    any_tensor load(const std::string& name) const;
+
+    // load() as a tensor of known value type and rank: load_as<float, 2>("...inputs").
+    template <class T, std::size_t N>
+    xt::xtensor<T, N> load_as(const std::string& name) const;
+
+    // An expected golden with its scale, tolerance and recorded mistakes.
+    expected_golden expected(const std::string& name) const;
+
+private:
+    void require_type(const std::string& name, const any_tensor& tensor, const std::string& dtype,
+                      std::size_t rank) const;
+
+    std::filesystem::path root_;
+    std::string case_set_;
+    std::map<std::string, golden_file> files_;
+    std::map<std::string, case_entry> cases_;
+};
+
+// How MANIFEST.json names a C++ value type.
+template <class T>
+const char* dtype_of() {
+    if constexpr (std::is_same_v<T, float>) return "float32";
+    if constexpr (std::is_same_v<T, std::int64_t>) return "int64";
+    if constexpr (std::is_same_v<T, bool>) return "bool";
+}
+
+template <class T, std::size_t N>
+xt::xtensor<T, N> golden_store::load_as(const std::string& name) const {
+    any_tensor tensor = load(name);
+    require_type(name, tensor, dtype_of<T>(), N);
+    return std::get<xt::xarray<T>>(tensor);
+}
+
+}  // namespace attn::kit

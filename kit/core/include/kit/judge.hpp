@@ -1,0 +1,44 @@
+// kit/judge.hpp — a runner's result folder judged against a case set's expected tensors.
+//
+// The judge links no student code and trusts nothing the student's process wrote: a result
+// file is read only if it is a regular file inside the result folder (no symbolic link to
+// somewhere else), through the bounds-checked .npy reader, and compared by the same
+// kit/compare.hpp the in-process tests use, so both give the same verdict and diagnosis.
+#pragma once
+
+#include "kit/compare.hpp"
+#include "kit/golden_store.hpp"
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace attn::kit {
+
+struct output_verdict {
+    std::string name;  // "weights"
+    comparison verdict;
+};
+
+struct case_verdict {
+    std::string case_path;  // "03_softmax/rows_notebook"
+    std::string exercise;
+    std::string kind;
+    bool passed = false;  // every output passed
+    std::vector<output_verdict> outputs;
+};
+
+// Every case of `cases` (of `exercise`, if not empty), judged from `results`, the folder a
+// runner wrote. A missing result fails with what the runner left instead: the call's
+// failure (error.txt), or nothing (the program stopped before that case).
+std::vector<case_verdict> judge(const golden_store& cases, const std::filesystem::path& results,
+                                const std::string& exercise = "");
+
+// One case, judged from `results`.
+case_verdict judge_case(const golden_store& cases, const case_entry& entry,
+                        const std::filesystem::path& results);
+
+// The verdicts as JSON text: {"case_set": ..., "passed": n, "failed": n, "cases": [...]}.
+std::string verdicts_json(const golden_store& cases, const std::vector<case_verdict>& verdicts);
+
+}  // namespace attn::kit

@@ -1,0 +1,39 @@
+// kit/npy.hpp — NumPy .npy files in the three dtypes of the kit, read defensively.
+//
+// xtensor's xt::load_npy trusts its input: a short file leaves the tensor partly
+// uninitialised and a forged header asks for any amount of memory. The judge reads result
+// files that student code wrote, so every read goes through read_npy, which checks the
+// header against the file's size before copying a byte (parsing the header itself with
+// xtensor's own parser) and accepts only little-endian float32, int64 and bool in C order.
+#pragma once
+
+#include "kit/any_tensor.hpp"
+
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+
+namespace attn::kit {
+
+// A file that is not a .npy file the kit can read; the message says what is wrong.
+class npy_error : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// Files larger than this are refused (the largest golden, GPT-2's scores, is far smaller).
+constexpr std::size_t max_npy_bytes = std::size_t{512} << 20;
+
+// The tensor in `bytes`. Throws npy_error naming `what` (a path, usually) otherwise.
+any_tensor parse_npy(const std::string& bytes, const std::string& what);
+
+// The file's bytes, at most max_npy_bytes; throws npy_error if it cannot be read.
+std::string read_file_bytes(const std::filesystem::path& path);
+
+// read_file_bytes + parse_npy.
+any_tensor read_npy(const std::filesystem::path& path);
+
+// Writes the tensor as a .npy file in its own dtype (creates parent folders).
+void write_npy(const std::filesystem::path& path, const any_tensor& tensor);
+
+}  // namespace attn::kit

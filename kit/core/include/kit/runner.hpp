@@ -1,0 +1,28 @@
+// kit/runner.hpp — runs a program's registered cases on a case set and writes the results.
+//
+// The runner compares nothing: for each case it writes every output as
+// OUT/<case path>/<output>.npy, or the one-line failure of a call that threw as
+// OUT/<case path>/error.txt. The judge (kit/judge.hpp), which links no student code, decides.
+// Every exercise's test program is also its runner:
+//   build/bin/test_ex03_exercises --attn-run-cases=reference_data --attn-results=OUT
+#pragma once
+
+#include "kit/golden_store.hpp"
+
+#include <cstddef>
+#include <filesystem>
+#include <string>
+
+namespace attn::kit {
+
+struct runner_summary {
+    std::size_t cases = 0;  // cases run
+    std::size_t threw = 0;  // of which the code under test threw (or the case could not run)
+};
+
+// Runs every case of `cases` whose exercise and kind this program registered (only the case
+// at `only_case`, if not empty). Needs the cases' inputs only, never their expected tensors.
+runner_summary run_cases(const golden_store& cases, const std::filesystem::path& out,
+                         const std::string& only_case = "");
+
+}  // namespace attn::kit

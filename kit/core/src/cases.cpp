@@ -1,0 +1,40 @@
+// kit/core/src/cases.cpp — the registry of ATTN_CASE bodies.
+#include "kit/cases.hpp"
+
+#include <algorithm>
+
+namespace attn::kit {
+namespace {
+
+std::vector<case_kind>& registry() {
+    static std::vector<case_kind> kinds;  // filled during static initialisation
+    return kinds;
+}
+
+}  // namespace
+
+std::string case_context::input_path(const std::string& name) const {
+    const auto& inputs = entry_.inputs;
+    if (std::find(inputs.begin(), inputs.end(), name) == inputs.end()) {
+        throw golden_error("case " + entry_.path + " has no input named " + name +
+                           "; the test and tools/record disagree");
+    }
+    return entry_.file(name);
+}
+
+const std::vector<case_kind>& case_kinds() { return registry(); }
+
+bool register_case_kind(case_kind kind) {
+    registry().push_back(std::move(kind));
+    return true;
+}
+
+void run_case(const case_kind& kind, case_context& context) {
+    try {
+        kind.run(context);
+    } catch (const case_stopped&) {
+        // The code under test threw; on_throw has reported it.
+    }
+}
+
+}  // namespace attn::kit

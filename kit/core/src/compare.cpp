@@ -1,0 +1,212 @@
+// kit/core/src/compare.cpp — the tensor comparison and its teaching explanation.
+#include "kit/compare.hpp"
+
+#include "attn/tensor.hpp"
+#include "kit/torch_format.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <sstream>
+
+namespace attn::kit {
+namespace {
+
+constexpr std::size_t mismatches_listed = 5;
+
+struct mismatch {
+    std::size_t flat_index;
+    double actual;
+    double expected;
+    double times_tolerance;  // |actual - expected| / allowed; infinite for nan, inf or exact dtypes
+};
+
+// Per element: the largest |got - expected| allowed. Exact (0) for int64 and bool; for
+// float32 the tolerance rule with the golden's error scale. `scale` may have another shape
+// than `expected` only when diagnosing a mistake of another shape: its largest value is used.
+class allowance {
+public:
+    allowance(const expected_golden& golden, const std::vector<std::size_t>& shape)
+        : golden_(golden), exact_(golden.tensor.index() != 0) {
+        const auto& scale = golden.scale;
+        same_shape_ = std::vector<std::size_t>(scale.shape().begin(), scale.shape().end()) == shape;
+        for (const float s : scale) {
+            if (std::isfinite(s)) uniform_scale_ = std::max(uniform_scale_, static_cast<double>(s));
+        }
+    }
+    bool exact() const { return exact_; }
+    double at(std::size_t i, double expected) const {
+        if (exact_) return 0.0;
+        const double scale = golden_.scale.size() == 0 ? std::nan("")
+                             : same_shape_             ? golden_.scale.data()[i]
+                                                       : uniform_scale_;
+        // Where the golden itself is nan or inf its scale is too; a recorded mistake compared
+        // there is measured against its own value.
+        return golden_.tolerance.allowed(std::isfinite(scale) ? scale : expected);
+    }
+
+private:
+    const expected_golden& golden_;
+    bool exact_;
+    bool same_shape_ = false;
+    double uniform_scale_ = 0.0;
+};
+
+// NaN matches NaN and an infinity the same infinity, as in torch.testing.assert_close(
+// equal_nan=True); anything else follows the tolerance rule.
+bool values_match(double actual, double expected, double allowed) {
+    if (std::isnan(actual) || std::isnan(expected))
+        return std::isnan(actual) && std::isnan(expected);
+    if (std::isinf(actual) || std::isinf(expected)) return actual == expected;
+    return std::abs(actual - expected) <= allowed;
+}
+
+std::vector<mismatch> find_mismatches(const any_tensor& actual, const any_tensor& expected,
+                                      const allowance& allowed) {
+    const auto got = values_of(actual);
+    const auto want = values_of(expected);
+    std::vector<mismatch> found;
+    for (std::size_t i = 0; i < want.size(); ++i) {
+        const double limit = allowed.at(i, want[i]);
+        if (values_match(got[i], want[i], limit)) continue;
+        const bool measurable = std::isfinite(got[i]) && std::isfinite(want[i]) && limit > 0;
+        found.push_back({i, got[i], want[i],
+                         measurable ? std::abs(got[i] - want[i]) / limit
+                                    : std::numeric_limits<double>::infinity()});
+    }
+    return found;
+}
+
+bool same_type_and_shape(const any_tensor& a, const any_tensor& b) {
+    return a.index() == b.index() && shape_of(a) == shape_of(b);
+}
+
+const known_mistake* diagnose(const any_tensor& actual, const expected_golden& golden) {
+    for (const auto& mistake : golden.mistakes) {
+        if (!same_type_and_shape(actual, mistake.tensor)) continue;
+        if (find_mismatches(actual, mistake.tensor, allowance(golden, shape_of(actual))).empty()) {
+            return &mistake;
+        }
+    }
+    return nullptr;
+}
+
+// "[4, 1]": the multi-index of a flat (row-major) position, as a student would index it.
+std::string index_string(std::size_t flat, const std::vector<std::size_t>& shape) {
+    std::vector<std::size_t> index(shape.size());
+    for (std::size_t d = shape.size(); d-- > 0;) {
+        index[d] = flat % shape[d];
+        flat /= shape[d];
+    }
+    std::ostringstream out;
+    out << '[';
+    for (std::size_t d = 0; d < index.size(); ++d) out << (d ? ", " : "") << index[d];
+    out << ']';
+    return out.str();
+}
+
+std::string number(double value) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.6g", value);
+    return buffer;
+}
+
+std::string times(double ratio, bool exact) {
+    if (exact) return "must be equal";
+    if (!std::isfinite(ratio)) return "nan or inf is never within tolerance";
+    char buffer[48];
+    std::snprintf(buffer, sizeof buffer, "%.3g× the tolerance", ratio);
+    return buffer;
+}
+
+std::string indented(const std::string& text, const std::string& indent) {
+    std::string out = indent;
+    for (char c : text) {
+        out += c;
+        if (c == '\n') out += indent;
+    }
+    return out;
+}
+
+std::string both_tensors(const any_tensor& actual, const any_tensor& expected) {
+    return "\n  got:\n" + indented(torch_repr(actual), "    ") + "\n  expected:\n" +
+           indented(torch_repr(expected), "    ");
+}
+
+std::string tolerance_line(const expected_golden& golden) {
+    if (golden.tensor.index() != 0)
+        return "\n  " + dtype_name(golden.tensor) + " values must be equal";
+    const auto& t = golden.tolerance;
+    std::string line =
+        "\n  tolerance: |got - expected| <= atol + rtol * scale with atol = " + number(t.atol) +
+        ", rtol = " + number(t.rtol) + " (sums of length " + std::to_string(t.reduction) +
+        "; scale = the magnitude of what was summed)";
+    if (t.factor != 1.0) line += ", times " + number(t.factor) + ": " + t.reason;
+    return line;
+}
+
+void name_the_mistake(comparison& verdict, const known_mistake* mistake) {
+    if (!mistake) return;
+    verdict.mistake = mistake->name;
+    verdict.hint = mistake->hint;
+}
+
+}  // namespace
+
+comparison compare(const any_tensor& actual, const expected_golden& expected) {
+    comparison verdict;
+    const auto expected_shape = shape_of(expected.tensor);
+    if (!same_type_and_shape(actual, expected.tensor)) {
+        name_the_mistake(verdict, diagnose(actual, expected));
+        verdict.reason =
+            actual.index() != expected.tensor.index()
+                ? "has dtype " + dtype_name(actual) + ", expected " + dtype_name(expected.tensor)
+                : "has shape " + shape_string(shape_of(actual)) + ", expected " +
+                      shape_string(expected_shape);
+        verdict.details = both_tensors(actual, expected.tensor);
+        return verdict;
+    }
+    const allowance allowed(expected, expected_shape);
+    const auto mismatches = find_mismatches(actual, expected.tensor, allowed);
+    if (mismatches.empty()) {
+        verdict.passed = true;
+        return verdict;
+    }
+    name_the_mistake(verdict, diagnose(actual, expected));
+    const mismatch* worst = &mismatches.front();
+    for (const auto& m : mismatches) {
+        if (m.times_tolerance > worst->times_tolerance) worst = &m;
+    }
+    verdict.reason = std::to_string(mismatches.size()) + " of " +
+                     std::to_string(values_of(expected.tensor).size()) +
+                     " values differ; worst at " + index_string(worst->flat_index, expected_shape) +
+                     ": got " + number(worst->actual) + ", expected " + number(worst->expected) +
+                     " (" + times(worst->times_tolerance, allowed.exact()) + ")";
+    std::ostringstream details;
+    details << "\n  shape: " << shape_string(expected_shape) << " as expected"
+            << tolerance_line(expected) << "\n  first mismatches:";
+    for (std::size_t i = 0; i < mismatches.size() && i < mismatches_listed; ++i) {
+        const auto& m = mismatches[i];
+        details << "\n    " << index_string(m.flat_index, expected_shape) << " got "
+                << number(m.actual) << ", expected " << number(m.expected) << ", |diff| "
+                << number(std::abs(m.actual - m.expected));
+    }
+    if (mismatches.size() > mismatches_listed) {
+        details << "\n    ... and " << mismatches.size() - mismatches_listed << " more";
+    }
+    verdict.details = details.str() + both_tensors(actual, expected.tensor);
+    return verdict;
+}
+
+std::string explain(const std::string& what, const expected_golden& expected,
+                    const comparison& verdict) {
+    if (verdict.passed) return what + " matches golden " + expected.path;
+    std::string text =
+        what + " vs golden " + expected.path + " (" + expected.source + "): " + verdict.reason;
+    if (!verdict.mistake.empty()) text += " — looks like: " + verdict.mistake;
+    if (!verdict.hint.empty()) text += "\n  hint: " + verdict.hint;
+    return text + verdict.details;
+}
+
+}  // namespace attn::kit

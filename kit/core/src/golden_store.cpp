@@ -1,0 +1,235 @@
+// kit/core/src/golden_store.cpp — MANIFEST.json parsing and integrity-checked loading.
+#include "kit/golden_store.hpp"
+
+#include "attn/tensor.hpp"
+#include "kit/npy.hpp"
+
+#include <nlohmann/json.hpp>
+#include <openssl/evp.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <iomanip>
+#include <sstream>
+
+namespace attn::kit {
+namespace {
+
+const char* const how_to_fix =
+    "restore it with `git checkout -- reference_data` or re-record it with "
+    "`/usr/bin/python3 tools/record`";
+
+std::string sha256_hex(const std::string& bytes) {
+    unsigned char digest[EVP_MAX_MD_SIZE];
+    unsigned int length = 0;
+    if (EVP_Digest(bytes.data(), bytes.size(), digest, &length, EVP_sha256(), nullptr) != 1) {
+        throw golden_error("OpenSSL could not compute a sha256");
+    }
+    std::ostringstream hex;
+    for (unsigned int i = 0; i < length; ++i) {
+        hex << std::hex << std::setw(2) << std::setfill('0') << static_cast<int>(digest[i]);
+    }
+    return hex.str();
+}
+
+std::string with_npy_suffix(const std::string& name) {
+    const std::string suffix = ".npy";
+    const bool has_suffix = name.size() >= suffix.size() &&
+                            name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
+    return has_suffix ? name : name + suffix;
+}
+
+golden_file parse_file(const std::string& path, const nlohmann::json& json) {
+    golden_file file;
+    file.path = path;
+    file.exercise = json.at("exercise").get<std::string>();
+    file.role = json.at("role").get<std::string>();
+    file.source = json.at("source").get<std::string>();
+    file.sha256 = json.at("sha256").get<std::string>();
+    file.dtype = json.at("dtype").get<std::string>();
+    file.shape = json.at("shape").get<std::vector<std::size_t>>();
+    file.case_path = json.value("case", std::string{});
+    file.reduction = json.value("reduction", std::size_t{1});
+    file.scale = json.value("scale", std::string{});
+    file.tolerance_factor = json.value("tolerance_factor", 1.0);
+    file.tolerance_reason = json.value("tolerance_reason", std::string{});
+    file.mistakes = json.value("mistakes", std::vector<std::string>{});
+    file.mistake_of = json.value("of", std::string{});
+    file.mistake_name = json.value("name", std::string{});
+    file.mistake_hint = json.value("hint", std::string{});
+    file.repr = json.value("repr", std::string{});
+    return file;
+}
+
+case_entry parse_case(const std::string& path, const nlohmann::json& json) {
+    return {path,
+            json.at("exercise").get<std::string>(),
+            json.at("kind").get<std::string>(),
+            json.at("source").get<std::string>(),
+            json.at("inputs").get<std::vector<std::string>>(),
+            json.at("expected").get<std::vector<std::string>>()};
+}
+
+void require_current_format(const nlohmann::json& manifest, const std::string& where) {
+    const int version = manifest.value("format_version", 1);
+    if (version != golden_store::format_version) {
+        throw golden_error(where + " has format version " + std::to_string(version) +
+                           ", this kit reads version " +
+                           std::to_string(golden_store::format_version) +
+                           "; re-record it with `/usr/bin/python3 tools/record`");
+    }
+    const auto& rule = manifest.at("tolerance");
+    if (rule.at("atol").get<double>() != tolerance::base_atol ||
+        rule.at("rtol").get<double>() != tolerance::base_rtol) {
+        throw golden_error(where +
+                           " was recorded under another tolerance rule than "
+                           "kit/tolerance.hpp's; re-record it with tools/record");
+    }
+}
+
+}  // namespace
+
+golden_store::golden_store(std::filesystem::path root) : root_(std::move(root)) {
+    const auto manifest_path = root_ / "MANIFEST.json";
+    if (!std::filesystem::exists(manifest_path)) {
+        throw golden_error("the golden manifest " + manifest_path.string() + " is missing; " +
+                           how_to_fix);
+    }
+    nlohmann::json manifest;
+    try {
+        std::ifstream in(manifest_path);
+        manifest = nlohmann::json::parse(in);
+        case_set_ = manifest.value("case_set", std::string{});
+        for (const auto& [path, json] : manifest.at("files").items()) {
+            files_.emplace(path, parse_file(path, json));
+        }
+        for (const auto& [path, json] : manifest.at("cases").items()) {
+            cases_.emplace(path, parse_case(path, json));
+        }
+    } catch (const nlohmann::json::exception& error) {
+        throw golden_error("the golden manifest " + manifest_path.string() + " is malformed (" +
+                           error.what() + "); " + how_to_fix);
+    }
+    require_current_format(manifest, "the golden manifest " + manifest_path.string());
+}
+
+const golden_store& golden_store::instance() {
+    static const golden_store store([] {
+        const char* override_root = std::getenv("ATTN_REFERENCE_DATA");
+        return std::filesystem::path(override_root ? override_root : ATTN_REFERENCE_DATA_DIR);
+    }());
+    return store;
+}
+
+const golden_file& golden_store::file(const std::string& name) const {
+    const auto found = files_.find(with_npy_suffix(name));
+    if (found == files_.end()) {
+        throw golden_error("no golden named " + with_npy_suffix(name) + " in " +
+                           (root_ / "MANIFEST.json").string() +
+                           "; is the name right, and was tools/record re-run?");
+    }
+    return found->second;
+}
+
+std::vector<const golden_file*> golden_store::files(const std::string& role,
+                                                    const std::string& exercise) const {
+    std::vector<const golden_file*> selected;
+    for (const auto& [path, file] : files_) {
+        if (file.role == role && (exercise.empty() || file.exercise == exercise)) {
+            selected.push_back(&file);
+        }
+    }
+    return selected;
+}
+
+const case_entry& golden_store::find_case(const std::string& path) const {
+    const auto found = cases_.find(path);
+    if (found == cases_.end()) {
+        throw golden_error("no case named " + path + " in " + (root_ / "MANIFEST.json").string());
+    }
+    return found->second;
+}
+
+std::vector<const case_entry*> golden_store::cases(const std::string& exercise) const {
+    std::vector<const case_entry*> selected;
+    for (const auto& [path, entry] : cases_) {
+        if (exercise.empty() || entry.exercise == exercise) selected.push_back(&entry);
+    }
+    return selected;
+}
+
+any_tensor golden_store::load(const std::string& name) const {
+    const golden_file& golden = file(name);
+    const auto path = root_ / golden.path;
+    if (!std::filesystem::is_regular_file(path)) {
+        throw golden_error("golden file " + path.string() + " is missing; " + how_to_fix);
+    }
+    std::string bytes;
+    try {
+        bytes = read_file_bytes(path);
+    } catch (const npy_error& error) {
+        throw golden_error(std::string(error.what()) + "; " + how_to_fix);
+    }
+    const std::string actual_sha = sha256_hex(bytes);
+    if (actual_sha != golden.sha256) {
+        throw golden_error("golden file " + path.string() +
+                           " is corrupted or was edited by hand: its sha256 is " +
+                           actual_sha.substr(0, 12) + "…, MANIFEST.json records " +
+                           golden.sha256.substr(0, 12) + "…; " + how_to_fix);
+    }
+    any_tensor tensor;
+    try {
+        tensor = parse_npy(bytes, "golden file " + path.string());
+    } catch (const npy_error& error) {
+        throw golden_error(std::string(error.what()) + "; " + how_to_fix);
+    }
+    if (dtype_name(tensor) != golden.dtype || shape_of(tensor) != golden.shape) {
+        throw golden_error("golden file " + path.string() + " holds " + dtype_name(tensor) + " " +
+                           shape_string(shape_of(tensor)) + ", MANIFEST.json records " +
+                           golden.dtype + " " + shape_string(golden.shape) + "; " + how_to_fix);
+    }
+    return tensor;
+}
+
+void golden_store::require_type(const std::string& name, const any_tensor& tensor,
+                                const std::string& dtype, std::size_t rank) const {
+    const auto shape = shape_of(tensor);
+    if (dtype_name(tensor) != dtype || shape.size() != rank) {
+        throw golden_error("golden " + with_npy_suffix(name) + " is " + dtype_name(tensor) +
+                           " of shape " + shape_string(shape) + ", but the test reads it as a " +
+                           dtype + " tensor of rank " + std::to_string(rank));
+    }
+}
+
+expected_golden golden_store::expected(const std::string& name) const {
+    const golden_file& golden = file(name);
+    if (golden.role != "expected") {
+        throw golden_error(golden.path + " is a golden of role " + golden.role +
+                           ", not an expected result");
+    }
+    expected_golden result{golden.path,
+                           golden.source,
+                           load(golden.path),
+                           {},
+                           tolerance::for_reduction(golden.reduction, golden.tolerance_factor,
+                                                    golden.tolerance_reason),
+                           {}};
+    if (!golden.scale.empty()) {
+        any_tensor scale = load(golden.scale);
+        if (dtype_name(scale) != "float32" || shape_of(scale) != golden.shape) {
+            throw golden_error("the error scale " + golden.scale + " does not fit " + golden.path +
+                               "; " + how_to_fix);
+        }
+        result.scale = std::get<float_tensor>(std::move(scale));
+    } else if (golden.dtype == "float32") {
+        throw golden_error("MANIFEST.json records no error scale for " + golden.path + "; " +
+                           how_to_fix);
+    }
+    for (const auto& path : golden.mistakes) {
+        const golden_file& mistake = file(path);
+        result.mistakes.push_back({mistake.mistake_name, mistake.mistake_hint, load(path)});
+    }
+    return result;
+}
+
+}  // namespace attn::kit

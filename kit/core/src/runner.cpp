@@ -1,0 +1,63 @@
+// kit/core/src/runner.cpp — cases run, results written, nothing compared.
+#include "kit/runner.hpp"
+
+#include "kit/cases.hpp"
+#include "kit/npy.hpp"
+
+#include <fstream>
+
+namespace attn::kit {
+namespace {
+
+void write_error(const std::filesystem::path& folder, const std::string& failure) {
+    std::filesystem::create_directories(folder);
+    std::ofstream(folder / "error.txt") << failure << '\n';
+}
+
+class recording_context : public case_context {
+public:
+    recording_context(const golden_store& store, const case_entry& entry,
+                      std::filesystem::path folder)
+        : case_context(store, entry), folder_(std::move(folder)) {}
+
+protected:
+    void on_result(const std::string& name, const std::string&, const char*, int,
+                   const any_tensor& value) override {
+        write_npy(folder_ / (name + ".npy"), value);
+    }
+    void on_throw(const std::string& failure, const char*, int) override {
+        write_error(folder_, failure);
+    }
+
+private:
+    std::filesystem::path folder_;
+};
+
+}  // namespace
+
+runner_summary run_cases(const golden_store& cases, const std::filesystem::path& out,
+                         const std::string& only_case) {
+    runner_summary summary;
+    for (const case_kind& kind : case_kinds()) {
+        for (const case_entry* entry : cases.cases(kind.exercise)) {
+            if (entry->kind != kind.kind || (!only_case.empty() && entry->path != only_case)) {
+                continue;
+            }
+            ++summary.cases;
+            const auto folder = out / entry->path;
+            std::filesystem::create_directories(folder);
+            recording_context context(cases, *entry, folder);
+            try {
+                kind.run(context);
+            } catch (const case_stopped&) {
+                ++summary.threw;
+            } catch (const std::exception& error) {  // the case could not load its inputs
+                write_error(folder, error.what());
+                ++summary.threw;
+            }
+        }
+    }
+    return summary;
+}
+
+}  // namespace attn::kit

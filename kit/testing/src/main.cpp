@@ -1,0 +1,172 @@
+// kit/testing/src/main.cpp — main() of every exercise's test program: a test or a runner.
+//
+//   test_ex03_exercises [gtest flags]        every case of the kit's case set as a GoogleTest
+//                                            test, plus the file's plain TESTs
+//   test_ex03_exercises --attn-run-cases=DIR --attn-results=OUT [--attn-case=PATH]
+//                                            the runner (kit/runner.hpp): results only
+#include "kit/runner.hpp"
+#include "kit/testing.hpp"
+
+#include <algorithm>
+#include <iostream>
+#include <set>
+
+namespace attn::kit {
+namespace {
+
+// A case as one GoogleTest test: each output compared with its golden where it is produced.
+class case_test : public ::testing::Test {
+public:
+    case_test(const case_kind& kind, const case_entry& entry) : kind_(kind), entry_(entry) {}
+
+    void TestBody() override {
+        RecordProperty("attn_case", entry_.path);  // tools/kit: a value case, not a check
+        try {
+            assertion_context context(golden_store::instance(), entry_);
+            run_case(kind_, context);
+            context.require_every_output(kind_);
+        } catch (const std::exception& error) {
+            ADD_FAILURE_AT(kind_.file, kind_.line) << error.what();
+        }
+    }
+
+private:
+    class assertion_context : public case_context {
+    public:
+        using case_context::case_context;
+
+        void require_every_output(const case_kind& kind) const {
+            if (stopped_) return;
+            for (const auto& name : entry_.expected) {
+                if (std::count(produced_.begin(), produced_.end(), name) == 0) {
+                    ADD_FAILURE_AT(kind.file, kind.line)
+                        << "case " << entry_.path << " expects the output " << name
+                        << ", which ATTN_CASE(" << kind.kind << ") never produces";
+                }
+            }
+        }
+
+    protected:
+        void on_result(const std::string& name, const std::string& call, const char* file, int line,
+                       const any_tensor& value) override {
+            produced_.push_back(name);
+            const auto& expected = entry_.expected;
+            if (std::find(expected.begin(), expected.end(), name) == expected.end()) {
+                ADD_FAILURE_AT(file, line) << "case " << entry_.path << " records no output "
+                                           << name << "; the test and tools/record disagree";
+                return;
+            }
+            const auto verdict = result_matches(call, value, store_.expected(entry_.file(name)));
+            if (!verdict) ADD_FAILURE_AT(file, line) << verdict.message();
+        }
+        void on_throw(const std::string& failure, const char* file, int line) override {
+            stopped_ = true;
+            ADD_FAILURE_AT(file, line) << failure;
+        }
+
+    private:
+        std::vector<std::string> produced_;
+        bool stopped_ = false;
+    };
+
+    const case_kind& kind_;
+    const case_entry& entry_;
+};
+
+// A test that fails with `message`: how a broken case set or test file shows in the report.
+class failing_test : public ::testing::Test {
+public:
+    explicit failing_test(std::string message) : message_(std::move(message)) {}
+    void TestBody() override { ADD_FAILURE() << message_; }
+
+private:
+    std::string message_;
+};
+
+void register_failure(const char* suite, const std::string& name, const std::string& message) {
+    ::testing::RegisterTest(suite, name.c_str(), nullptr, nullptr, __FILE__, __LINE__,
+                            [message]() -> ::testing::Test* { return new failing_test(message); });
+}
+
+// One test per case of each registered kind; a kind with no case, or a case of this
+// program's exercise with no kind, is a kit defect and fails loudly.
+void register_case_tests() {
+    const golden_store* store = nullptr;
+    try {
+        store = &golden_store::instance();
+    } catch (const golden_error& error) {
+        register_failure("Goldens", "load", error.what());
+        return;
+    }
+    std::set<std::string> exercises, kinds;
+    for (const case_kind& kind : case_kinds()) {
+        if (!kinds.insert(kind.exercise + "/" + kind.kind).second) {
+            register_failure(kind.kind.c_str(), "defined_once",
+                             "ATTN_CASE(" + kind.kind + ") is defined twice");
+        }
+        exercises.insert(kind.exercise);
+        std::size_t count = 0;
+        for (const case_entry* entry : store->cases(kind.exercise)) {
+            if (entry->kind != kind.kind) continue;
+            ++count;
+            ::testing::RegisterTest(
+                kind.kind.c_str(), entry->name().c_str(), nullptr, entry->path.c_str(), kind.file,
+                kind.line,
+                [&kind, entry]() -> ::testing::Test* { return new case_test(kind, *entry); });
+        }
+        if (count == 0) {
+            register_failure(kind.kind.c_str(), "has_cases",
+                             "the case set " + store->root().string() + " has no case of kind " +
+                                 kind.kind + "; re-record it with tools/record");
+        }
+    }
+    for (const auto& exercise : exercises) {
+        for (const case_entry* entry : store->cases(exercise)) {
+            if (kinds.count(exercise + "/" + entry->kind) == 0) {
+                register_failure(entry->kind.c_str(), entry->name(),
+                                 "no ATTN_CASE(" + entry->kind + ") runs case " + entry->path);
+            }
+        }
+    }
+}
+
+// The value of `--name=value` among the arguments, or "".
+std::string option(int argc, char** argv, const std::string& name) {
+    const std::string prefix = "--" + name + "=";
+    for (int i = 1; i < argc; ++i) {
+        const std::string argument = argv[i];
+        if (argument.rfind(prefix, 0) == 0) return argument.substr(prefix.size());
+    }
+    return "";
+}
+
+int run_as_runner(int argc, char** argv) {
+    const std::string results = option(argc, argv, "attn-results");
+    if (results.empty()) {
+        std::cerr << "usage: " << argv[0]
+                  << " --attn-run-cases=CASE_SET --attn-results=OUT [--attn-case=PATH]\n";
+        return 2;
+    }
+    try {
+        const golden_store cases(option(argc, argv, "attn-run-cases"));
+        const auto summary = run_cases(cases, results, option(argc, argv, "attn-case"));
+        std::cout << "ran " << summary.cases << " cases; the code under test threw in "
+                  << summary.threw << '\n';
+        return 0;
+    } catch (const std::exception& error) {
+        std::cerr << error.what() << '\n';
+        return 2;
+    }
+}
+
+}  // namespace
+}  // namespace attn::kit
+
+int main(int argc, char** argv) {
+    if (!attn::kit::option(argc, argv, "attn-run-cases").empty()) {
+        return attn::kit::run_as_runner(argc, argv);
+    }
+    ::testing::InitGoogleTest(&argc, argv);
+    attn::kit::register_case_tests();
+    return RUN_ALL_TESTS();
+}

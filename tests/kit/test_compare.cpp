@@ -1,0 +1,157 @@
+// tests/kit/test_compare.cpp — the comparison accepts what it must and explains every
+// rejection: dtype, shape, worst element, distance past the tolerance, known mistakes.
+#include "kit/compare.hpp"
+
+#include <gmock/gmock.h>
+#include <xtensor/xmath.hpp>
+
+#include <limits>
+
+namespace {
+
+using attn::kit::any_tensor;
+using attn::kit::compare;
+using attn::kit::expected_golden;
+using attn::kit::float_tensor;
+using attn::kit::int_tensor;
+using attn::kit::tolerance;
+using ::testing::HasSubstr;
+using ::testing::Not;
+using ::testing::StartsWith;
+
+const float_tensor weights = {{0.2098f, 0.2006f, 0.1981f}, {0.1385f, 0.2379f, 0.2333f}};
+
+// An expected golden whose error scale is |value| (a value rounded once), reduction n.
+expected_golden golden(const any_tensor& tensor, std::size_t n = 1,
+                       std::vector<attn::kit::known_mistake> mistakes = {}) {
+    float_tensor scale;
+    if (const auto* values = std::get_if<float_tensor>(&tensor)) scale = xt::abs(*values);
+    return {"01_x/case/w.npy",           "a test",           tensor, scale,
+            tolerance::for_reduction(n), std::move(mistakes)};
+}
+
+TEST(CompareTest, AcceptsAnIdenticalTensor) {
+    EXPECT_TRUE(compare(weights, golden(weights)).passed);
+}
+
+TEST(CompareTest, AcceptsRoundingDifferencesWithinTheTolerance) {
+    const float_tensor rounded = weights * (1.0f + 2e-7f);  // about two float32 ulps
+    EXPECT_TRUE(compare(rounded, golden(weights)).passed);
+}
+
+TEST(CompareTest, RejectsOneElementOffAndSaysWhereAndHowFarPastTheTolerance) {
+    float_tensor off = weights;
+    off(1, 2) += 1e-3f;
+    const auto verdict = compare(off, golden(weights, 1024));
+    ASSERT_FALSE(verdict.passed);
+    EXPECT_THAT(verdict.reason,
+                StartsWith("1 of 6 values differ; worst at [1, 2]: got 0.2343, expected 0.2333"));
+    EXPECT_THAT(verdict.reason, HasSubstr("× the tolerance"));
+}
+
+TEST(CompareTest, ScalesTheToleranceWithTheMagnitudeOfWhatWasSummed) {
+    // 100.5 - 100.0 in float32 is exact, but a sum of terms near +-1e4 that cancel to 0.5
+    // may carry errors near 1e-3: a scale of 2e4 allows them, |expected| = 0.5 would not.
+    const float_tensor expected = {0.5f};
+    const float_tensor computed_otherwise = {0.5f + 1e-3f};
+    auto cancelling = golden(expected, 5);
+    EXPECT_FALSE(compare(computed_otherwise, cancelling).passed);
+    cancelling.scale = float_tensor{2e4f};
+    EXPECT_TRUE(compare(computed_otherwise, cancelling).passed);
+}
+
+TEST(CompareTest, RejectsNaN) {
+    float_tensor with_nan = weights;
+    with_nan(0, 1) = std::numeric_limits<float>::quiet_NaN();
+    const auto verdict = compare(with_nan, golden(weights, 6));
+    ASSERT_FALSE(verdict.passed);
+    EXPECT_THAT(verdict.reason, HasSubstr("worst at [0, 1]: got nan"));
+}
+
+TEST(CompareTest, AcceptsNaNWhereTheGoldenHasNaN) {
+    const float_tensor nans = {std::numeric_limits<float>::quiet_NaN(), 1.0f};
+    EXPECT_TRUE(compare(nans, golden(nans)).passed);
+}
+
+TEST(CompareTest, RejectsAShapeMismatchNamingBothShapes) {
+    const float_tensor transposed = xt::transpose(weights);
+    const auto verdict = compare(transposed, golden(weights));
+    ASSERT_FALSE(verdict.passed);
+    EXPECT_EQ(verdict.reason, "has shape (3, 2), expected (2, 3)");
+}
+
+TEST(CompareTest, ComparesInt64Exactly) {
+    const int_tensor parameters = {2362368};
+    EXPECT_TRUE(compare(parameters, golden(parameters)).passed);
+    const auto verdict = compare(int_tensor{2362369}, golden(parameters));
+    ASSERT_FALSE(verdict.passed);
+    EXPECT_THAT(verdict.reason, HasSubstr("got 2.36237e+06, expected 2.36237e+06 (must be equal)"));
+}
+
+TEST(CompareTest, RejectsAnotherDtype) {
+    const auto verdict = compare(float_tensor{2362368.0f}, golden(int_tensor{2362368}));
+    ASSERT_FALSE(verdict.passed);
+    EXPECT_EQ(verdict.reason, "has dtype float32, expected int64");
+}
+
+TEST(CompareTest, NamesAKnownMistakeAndItsHint) {
+    const float_tensor wrong_axis = {{0.1f, 0.2f, 0.7f}, {0.3f, 0.3f, 0.4f}};
+    const auto expected =
+        golden(weights, 3,
+               {{"forgot to divide", "divide by the sum", float_tensor(weights * 3.0f)},
+                {"softmax over the wrong axis", "use your axis", wrong_axis}});
+    const auto verdict = compare(wrong_axis, expected);
+    ASSERT_FALSE(verdict.passed);
+    EXPECT_EQ(verdict.mistake, "softmax over the wrong axis");
+    EXPECT_EQ(verdict.hint, "use your axis");
+    const auto text = attn::kit::explain("attn::softmax(s, 0)", expected, verdict);
+    EXPECT_THAT(text, StartsWith("attn::softmax(s, 0) vs golden 01_x/case/w.npy (a test): 6 of 6"));
+    EXPECT_THAT(text.substr(0, text.find('\n')),
+                HasSubstr("looks like: softmax over the wrong axis"));
+    EXPECT_THAT(text, HasSubstr("\n  hint: use your axis"));
+}
+
+TEST(CompareTest, NamesAMistakeOfAnotherShape) {
+    const float_tensor feature_gram = {{1.0f, 2.0f}, {2.0f, 5.0f}};
+    const auto verdict = compare(
+        feature_gram, golden(weights, 3, {{"computed inputs.T @ inputs", "h", feature_gram}}));
+    EXPECT_EQ(verdict.mistake, "computed inputs.T @ inputs");
+}
+
+TEST(CompareTest, NamesNoMistakeWhenNoneMatches) {
+    const auto verdict =
+        compare(float_tensor(weights * 2.0f),
+                golden(weights, 3, {{"forgot to divide", "hint", float_tensor(weights * 3.0f)}}));
+    ASSERT_FALSE(verdict.passed);
+    EXPECT_EQ(verdict.mistake, "");
+    EXPECT_THAT(attn::kit::explain("w", golden(weights), verdict), Not(HasSubstr("looks like")));
+}
+
+TEST(CompareTest, PrintsBothTensorsInPyTorchFormat) {
+    const auto verdict = compare(float_tensor(weights * 2.0f), golden(weights));
+    EXPECT_THAT(verdict.details, HasSubstr("got:\n    tensor([[0.4196, 0.4012, 0.3962],\n"
+                                           "            [0.2770, 0.4758, 0.4666]])"));
+    EXPECT_THAT(verdict.details, HasSubstr("expected:\n    tensor([[0.2098, 0.2006, 0.1981],"));
+}
+
+TEST(CompareTest, StatesAGoldensOwnToleranceFactorAndItsReason) {
+    auto expected = golden(weights);
+    expected.tolerance = tolerance::for_reduction(1, 4.0, "a fused kernel sums in another order");
+    float_tensor off = weights;
+    off(0, 0) += 3 * 1e-5f;  // 3x the plain tolerance, within 4x
+    EXPECT_TRUE(compare(off, expected).passed);
+    off(0, 0) += 3 * 1e-5f;
+    const auto verdict = compare(off, expected);
+    ASSERT_FALSE(verdict.passed);
+    EXPECT_THAT(verdict.details, HasSubstr("times 4: a fused kernel sums in another order"));
+}
+
+TEST(ToleranceTest, GrowsWithTheSquareRootOfTheReductionLength) {
+    const auto one = tolerance::for_reduction(1);
+    const auto hundred = tolerance::for_reduction(100);
+    EXPECT_DOUBLE_EQ(hundred.atol, 10 * one.atol);
+    EXPECT_DOUBLE_EQ(hundred.rtol, 10 * one.rtol);
+    EXPECT_DOUBLE_EQ(one.allowed(2.0), 1e-5 + 2.6e-6);
+}
+
+}  // namespace

@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+"""tests/kit/test_runner_and_judge.py — the grading path, end to end, on the kit's own case set.
+
+    test_runner_and_judge.py --bin BUILD/bin [--cases CASE_SET]
+
+For every exercise: the solutions track, run as a runner (`test_exNN_solutions
+--attn-run-cases=reference_data --attn-results=DIR`) and judged by `attn_judge`, passes every
+case; an untouched stub fails every case, each verdict naming the stub file; and every
+recorded mistake, put in a result folder where a runner would write it, fails with its own
+name. Run by ctest as kit.runner_and_judge on reference_data/ (standard library only); CI
+runs it on a hidden case set too (`tools/record --out DIR --seed N`).
+"""
+
+import argparse
+import hashlib
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+CASES = ROOT / "reference_data"  # or --cases
+MANIFEST = {}
+EXERCISES = json.loads((ROOT / "exercises.json").read_text(encoding="utf-8"))["exercises"]
+
+
+def git_blob_id(path):
+    data = path.read_bytes()
+    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
+
+
+def judge(bin_dir, results, exercise):
+    out = results / "verdicts.json"
+    subprocess.run([str(bin_dir / "attn_judge"), "--cases", str(CASES), "--results", str(results),
+                    "--exercise", exercise["id"], "--out", str(out)],
+                   check=True, capture_output=True)
+    return json.loads(out.read_text(encoding="utf-8"))["cases"]
+
+
+def run_track(bin_dir, exercise, track, results):
+    subprocess.run([str(bin_dir / f"test_ex{exercise['id']}_{track}"),
+                    f"--attn-run-cases={CASES}", f"--attn-results={results}"],
+                   check=True, capture_output=True, timeout=60)
+    return judge(bin_dir, results, exercise)
+
+
+def cases_of(exercise):
+    return {path: case for path, case in MANIFEST["cases"].items()
+            if case["exercise"] == exercise["id"]}
+
+
+def check_exercise(bin_dir, exercise, scratch):
+    problems = []
+    verdicts = run_track(bin_dir, exercise, "solutions", scratch / "solutions")
+    if len(verdicts) != len(cases_of(exercise)):
+        problems.append(f"judged {len(verdicts)} of {len(cases_of(exercise))} cases")
+    problems += [f"solution fails {v['case']}: {o['reason']}"
+                 for v in verdicts for o in v["outputs"] if not o["passed"]]
+
+    stub = ROOT / exercise["stub"]
+    if git_blob_id(stub) == exercise.get("stub_blob"):
+        for verdict in run_track(bin_dir, exercise, "exercises", scratch / "stubs"):
+            problems += [f"stub: {verdict['case']} {o['name']}: {o['reason'] or 'passed'}"
+                         for o in verdict["outputs"]
+                         if o["passed"] or exercise["stub"] not in o["reason"]
+                         or "not implemented" not in o["reason"]]
+    else:
+        print(f"  (stub check skipped: {exercise['stub']} has changed)")
+
+    problems += check_mistakes(bin_dir, exercise, scratch / "mistakes")
+    return problems
+
+
+def check_mistakes(bin_dir, exercise, scratch):
+    """Round k puts the k-th recorded mistake of every output where a runner writes results."""
+    files = MANIFEST["files"]
+    problems, round_number = [], 0
+    while True:
+        results, wanted = scratch / str(round_number), {}
+        for path, case in cases_of(exercise).items():
+            for output in case["expected"]:
+                expected = f"{path}/{output}.npy"
+                mistakes = files[expected].get("mistakes", [])
+                chosen = mistakes[round_number] if round_number < len(mistakes) else expected
+                if chosen != expected:
+                    wanted[(path, output)] = files[chosen]["name"]
+                target = results / path / f"{output}.npy"
+                target.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(CASES / chosen, target)
+        if not wanted:
+            return problems
+        for verdict in judge(bin_dir, results, exercise):
+            for output in verdict["outputs"]:
+                name = wanted.get((verdict["case"], output["name"]))
+                if name is None:
+                    continue
+                if output["passed"] or output["mistake"] != name:
+                    problems.append(f"mistake {name!r} on {verdict['case']} {output['name']}: "
+                                    f"judged {'passed' if output['passed'] else output['mistake']!r}")
+        round_number += 1
+
+
+def main():
+    global CASES, MANIFEST
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--bin", type=Path, required=True, help="the build's bin/ folder")
+    parser.add_argument("--cases", type=Path, default=CASES, help="the case set to run")
+    args = parser.parse_args()
+    CASES = args.cases.resolve()
+    MANIFEST = json.loads((CASES / "MANIFEST.json").read_text(encoding="utf-8"))
+    failed = False
+    with tempfile.TemporaryDirectory() as scratch:
+        for exercise in EXERCISES:
+            problems = check_exercise(args.bin, exercise, Path(scratch) / exercise["id"])
+            mistakes = sum(len(f.get("mistakes", [])) for p, f in MANIFEST["files"].items()
+                           if f.get("exercise") == exercise["id"] and f["role"] == "expected")
+            print(f"ex{exercise['id']}: {len(cases_of(exercise))} cases, {mistakes} mistakes: "
+                  + ("ok" if not problems else f"{len(problems)} problems"))
+            for problem in problems:
+                print("  " + problem)
+            failed |= bool(problems)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
