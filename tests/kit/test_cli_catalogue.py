@@ -1,0 +1,122 @@
+#!/usr/bin/env python3
+"""tests/kit/test_cli_catalogue.py — `tools/kit catalogue` and its --check: the stub_blob
+values in exercises.json, and the README's catalogue table and dependency sentence."""
+
+import io
+import json
+import sys
+import unittest
+from contextlib import redirect_stdout
+
+from cli_testing import ThrowawayKitTest
+from kitcli import generated
+from kitcli.catalogue import Kit, KitError
+
+README = """# A throwaway kit
+
+<!-- catalogue:begin -->
+<!-- catalogue:end -->
+
+<!-- packages:begin -->
+<!-- packages:end -->
+"""
+
+
+def manifest(format_version=2):
+    """Two cases of exercise 01 with three recorded mistakes, one case of exercise 02."""
+    files = {"01_passes/a/scores.npy": {"role": "expected", "exercise": "01"},
+             "01_passes/a/mistakes/scores.self_dot.npy": {"role": "mistake", "exercise": "01"},
+             "01_passes/a/mistakes/scores.added.npy": {"role": "mistake", "exercise": "01"},
+             "01_passes/b/mistakes/scores.added.npy": {"role": "mistake", "exercise": "01"},
+             "02_fails/a/weights.npy": {"role": "expected", "exercise": "02"},
+             "kit/printing/sample_00.npy": {"role": "print_sample", "exercise": "kit"}}
+    cases = {"01_passes/a": {"exercise": "01"}, "01_passes/b": {"exercise": "01"},
+             "02_fails/a": {"exercise": "02"}}
+    return {"format_version": format_version, "cases": cases, "files": files}
+
+
+class CatalogueTest(ThrowawayKitTest):
+    def setUp(self):
+        super().setUp()
+        self.kit.readme_path.write_text(README, encoding="utf-8")
+        self.kit.manifest_path.parent.mkdir()
+        self.write_manifest(manifest())
+
+    def write_manifest(self, content):
+        self.kit.manifest_path.write_text(json.dumps(content), encoding="utf-8")
+
+    def catalogue(self, check):
+        output = io.StringIO()
+        with redirect_stdout(output):
+            code = generated.catalogue(Kit.load(self.kit.root), check=check)
+        return code, output.getvalue()
+
+    def test_writes_the_table_and_the_dependencies_then_checks_clean(self):
+        self.assertEqual(self.catalogue(check=True)[0], 1)
+        self.assertEqual(self.catalogue(check=False)[0], 0)
+        self.assertEqual(self.catalogue(check=True), (0, (
+            "README.md's generated blocks and exercises.json's stub_blob values are "
+            "current\n")))
+        readme = self.kit.readme_path.read_text(encoding="utf-8")
+        self.assertIn("| 01 | The lab's passes exercise | ctest lab | `exercises/01_passes.cpp` "
+                      "| ready: 2 cases, 3 known mistakes |", readme)
+        self.assertIn("| 02 | The lab's fails exercise | ctest lab | `exercises/02_fails.cpp` "
+                      "| ready: 1 cases, 0 known mistakes |", readme)
+        self.assertIn("<!-- packages:begin -->\nDependencies (Debian 12 packages, installed by "
+                      "`tools/kit setup`): g++, cmake; and\npython3-torch to record goldens "
+                      "(`tools/kit setup --recorder`).\n<!-- packages:end -->", readme)
+
+    def test_check_catches_a_stale_stub_blob(self):
+        self.catalogue(check=False)
+        self.start_work("03", "// a maintainer's change to the stub\n")
+        code, output = self.catalogue(check=True)
+        self.assertEqual(code, 1)
+        self.assertIn("the stub_blob of exercises/03_segfaults.cpp is not its content", output)
+
+    def test_rewrites_stub_blobs_in_place_keeping_the_layout(self):
+        self.start_work("03", "// a maintainer's change to the stub\n")
+        before = self.kit.catalogue_path.read_text(encoding="utf-8").splitlines()
+        self.catalogue(check=False)
+        after = self.kit.catalogue_path.read_text(encoding="utf-8").splitlines()
+        changed = [(old, new) for old, new in zip(before, after) if old != new]
+        self.assertEqual(len(before), len(after))
+        self.assertEqual(len(changed), 1)
+        self.assertIn('"stub_blob": ', changed[0][1])
+
+    def test_adds_the_stub_blob_of_a_new_exercise_after_its_stub(self):
+        text = self.kit.catalogue_path.read_text(encoding="utf-8")
+        blob_line = f'      "stub_blob": "{self.ex("05")["stub_blob"]}",\n'
+        self.kit.catalogue_path.write_text(text.replace(blob_line, ""), encoding="utf-8")
+        self.catalogue(check=False)
+        self.assertEqual(self.kit.catalogue_path.read_text(encoding="utf-8"), text)
+
+    def test_check_refuses_a_manifest_of_the_old_format(self):
+        self.write_manifest(manifest(format_version=1))
+        code, output = self.catalogue(check=True)
+        self.assertEqual(code, 1)
+        self.assertIn("MANIFEST.json is format 1, the catalogue table needs format 2", output)
+
+    def test_writes_nothing_when_the_manifest_cannot_be_read(self):
+        self.start_work("03")
+        self.write_manifest(manifest(format_version=1))
+        catalogue_before = self.kit.catalogue_path.read_text(encoding="utf-8")
+        with self.assertRaises(KitError):
+            self.catalogue(check=False)
+        self.assertEqual(self.kit.catalogue_path.read_text(encoding="utf-8"), catalogue_before)
+        self.assertEqual(self.kit.readme_path.read_text(encoding="utf-8"), README)
+
+
+class ExerciseLookupTest(ThrowawayKitTest):
+    def test_takes_a_number_with_or_without_its_zero(self):
+        self.assertEqual(self.kit.exercise("3")["name"], "segfaults")
+        self.assertEqual(self.kit.exercise("03")["name"], "segfaults")
+
+    def test_lists_the_exercises_for_an_unknown_number(self):
+        with self.assertRaises(KitError) as raised:
+            self.kit.exercise("42")
+        self.assertEqual(str(raised.exception), "no exercise '42'; the exercises are "
+                                                "01, 02, 03, 04, 05, 06, 07, 08, 09, 10")
+
+
+if __name__ == "__main__":
+    sys.exit(0 if unittest.main(exit=False).result.wasSuccessful() else 1)

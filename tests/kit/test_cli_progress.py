@@ -1,0 +1,209 @@
+#!/usr/bin/env python3
+"""tests/kit/test_cli_progress.py — an exercise's state as `tools/kit status` shows it.
+
+Done means grading-ready: the ctest test passed, the report exists, at least one value
+case ran and all passed, nothing was skipped. A compile error wins over a stale program;
+a crash, a timeout or a missing program is named from ctest's JUnit file of that very
+exercise, whatever happened to the others.
+"""
+
+import io
+import sys
+import unittest
+from contextlib import redirect_stdout
+from unittest import mock
+
+from cli_testing import CTEST_LAB, ThrowawayKitTest
+from kitcli import build, progress, reports, student
+from kitcli.terminal import progress_bar
+
+NO_BUILD_OUTPUT = ""
+COMPILE_ERROR = ("[3/40] Building CXX object ...\n"
+                 "FAILED: CMakeFiles/ex02_exercises.dir/exercises/02_fails.cpp.o \n"
+                 "/usr/bin/c++ -Werror=return-type -c /k/exercises/02_fails.cpp\n"
+                 "/usr/include/xtensor/xmath.hpp:10:1: error: no match for 'operator/'\n"
+                 "/k/exercises/02_fails.cpp:22:36: error: expected ';' before 'throw'\n")
+
+
+class ExerciseStateTest(ThrowawayKitTest):
+    def setUp(self):
+        super().setUp()
+        self.start_every_exercise()
+
+    def state(self, ex_id, build_output=NO_BUILD_OUTPUT, ctest_results=None):
+        return progress.exercise_state(
+            self.kit, self.ex(ex_id), "default", build_output,
+            self.ctest_results if ctest_results is None else ctest_results)
+
+    def test_every_value_case_passed_is_done(self):
+        self.assertEqual(self.state("01"), (progress.DONE, ""))
+
+    def test_a_failure_names_the_students_own_mistake_first(self):
+        self.assertEqual(self.state("02"), (
+            progress.FAILING, "softmax(scores, -1) differs from the golden "
+                              "03_softmax/odd_rows/weights.npy at [0, 1]"))
+
+    def test_a_crash_is_a_crash_even_when_another_program_is_missing(self):
+        self.assertEqual(self.ctest_results["ex06.exercises"].status, "notrun")
+        self.fake_test_program("03", "kill -SEGV $$")
+        self.assertEqual(self.state("03"), (
+            progress.FAILING,
+            "crashed with a segmentation fault (an index past the end of a tensor?)"))
+
+    def test_a_crash_with_no_program_left_to_rerun_is_still_a_crash(self):
+        self.assertEqual(self.state("03"), (progress.FAILING, "crashed before its tests finished"))
+
+    def test_an_abort_is_named(self):
+        self.fake_test_program("04", "kill -ABRT $$")
+        state = self.state("04")
+        self.assertEqual(state.name, progress.FAILING)
+        self.assertIn("aborted (SIGABRT", state.reason)
+
+    def test_a_timeout_is_named_from_the_time_ctest_recorded(self):
+        self.fake_test_program("05", "echo the timeout must not be run again; exit 3")
+        self.assertEqual(self.state("05"), (progress.FAILING,
+                                             "timed out after 3 s (an endless loop?)"))
+
+    def test_its_own_missing_program_is_not_built(self):
+        self.assertEqual(self.state("06"), (progress.FAILING, "its test program was not built"))
+
+    def test_only_skipped_tests_is_not_done(self):
+        state = self.state("07")
+        self.assertEqual(state.name, progress.SKIPPED)
+        self.assertEqual(state.reason, "fused_attention_gpu.notebook was skipped; "
+                                       "a skipped test never counts as done")
+
+    def test_passing_value_cases_beside_a_skipped_one_is_not_done(self):
+        self.assertEqual(self.state("10").name, progress.SKIPPED)
+
+    def test_passing_validation_tests_alone_is_not_done(self):
+        self.assertEqual(self.state("08"), (
+            progress.FAILING, "no value case ran: its tests only check argument validation"))
+
+    def test_an_exit_before_the_report_is_named(self):
+        state = self.state("09")
+        self.assertEqual(state.name, progress.FAILING)
+        self.assertIn("ended before writing its report", state.reason)
+
+    def test_a_program_ctest_never_ran_did_not_run(self):
+        self.assertEqual(self.state("06", ctest_results={}),
+                         (progress.FAILING, "did not run (ctest has no test ex06.exercises)"))
+
+    def test_a_failed_program_whose_tests_all_passed_is_not_done(self):
+        cases = reports.read_gtest_report(CTEST_LAB / "reports" / "ex01.exercises.json")
+        state = progress.verdict(self.ex("01"), cases, program_passed=False)
+        self.assertEqual(state.name, progress.FAILING)
+        self.assertIn("`tools/kit check 01`", state.reason)
+
+    def test_a_compile_error_wins_over_a_stale_report(self):
+        state = self.state("02", build_output=COMPILE_ERROR)
+        self.assertEqual(state, (progress.FAILING, "does not compile: exercises/02_fails.cpp:"
+                                                   "22:36: error: expected ';' before 'throw'"))
+
+
+class NotStartedTest(ThrowawayKitTest):
+    def test_the_stub_as_shipped_is_not_started(self):
+        state = progress.exercise_state(self.kit, self.ex("02"), "default", NO_BUILD_OUTPUT,
+                                        self.ctest_results)
+        self.assertEqual(state, (progress.NOT_STARTED, ""))
+
+
+class CompileErrorTest(ThrowawayKitTest):
+    def test_prefers_the_error_in_the_students_file(self):
+        self.assertEqual(build.compile_error(self.ex("02"), COMPILE_ERROR),
+                         "exercises/02_fails.cpp:22:36: error: expected ';' before 'throw'")
+
+    def test_reports_a_link_error(self):
+        output = ("FAILED: bin/test_ex02_exercises \n"
+                  "/usr/bin/ld: test_02.cpp.o: undefined reference to `attn::softmax'\n")
+        self.assertIn("undefined reference", build.compile_error(self.ex("02"), output))
+
+    def test_reports_a_function_defined_twice(self):
+        output = ("FAILED: bin/test_ex02_exercises \n"
+                  "/usr/bin/ld: libex02.a(02.cpp.o): multiple definition of `attn::softmax'\n")
+        self.assertIn("multiple definition", build.compile_error(self.ex("02"), output))
+
+    def test_ignores_other_exercises_failures(self):
+        self.assertIsNone(build.compile_error(self.ex("02"),
+                                              COMPILE_ERROR.replace("ex02_", "ex03_")))
+
+
+class StatusOutputTest(ThrowawayKitTest):
+    """`tools/kit status` end to end, with the build and ctest replaced by the lab's run."""
+
+    def status_output(self):
+        ctest = build.CtestRun(8, "", self.ctest_results)
+        output = io.StringIO()
+        with mock.patch("kitcli.setup.install", return_value=True), \
+                mock.patch("kitcli.build.configure_and_build", return_value=(True, False, "")), \
+                mock.patch("kitcli.build.run_ctest", return_value=ctest), \
+                redirect_stdout(output):
+            self.assertEqual(student.status(self.kit), 0)
+        return output.getvalue().splitlines()
+
+    def test_one_line_each_the_progress_bar_and_next(self):
+        self.start_work("01")
+        self.start_work("07")
+        lines = self.status_output()
+        self.assertIn("  ✓ 01 passes          done", lines)
+        self.assertIn("  · 02 fails           not started", lines)
+        self.assertIn("  ✗ 06 is_not_built    failing: its test program was not built", lines)
+        self.assertIn("  · 07 only_skips      skipped: fused_attention_gpu.notebook was skipped; "
+                      "a skipped test never counts as done", lines)
+        self.assertIn("  [##>-----------------] 1/10", lines)
+        self.assertIn("Next: exercise 02, The lab's fails exercise (ctest lab)", lines)
+        self.assertIn("      edit exercises/02_fails.cpp; `tools/kit check 02` explains the "
+                      "failures, `tools/kit hint 02` gives a hint.", lines)
+        self.assertEqual(lines[-1], "1/10 exercises done")
+
+
+class CheckOutputTest(ThrowawayKitTest):
+    """`tools/kit check NN` runs the program itself and judges it by the same rules."""
+
+    def check_output(self, ex_id):
+        output = io.StringIO()
+        with mock.patch("kitcli.setup.install", return_value=True), \
+                mock.patch("kitcli.build.configure_and_build", return_value=(True, True, "")), \
+                redirect_stdout(output):
+            code = student.check(self.kit, ex_id)
+        return code, output.getvalue().splitlines()
+
+    def fake_program_writing_the_labs_report(self, ex_id, console_line):
+        report = CTEST_LAB / "reports" / f"ex{ex_id}.exercises.json"
+        self.fake_test_program(ex_id, f'cp "{report}" "${{2#--gtest_output=json:}}"\n'
+                                      f'echo "{console_line}"')
+
+    def test_done_names_the_next_exercise(self):
+        self.start_work("01")
+        self.fake_program_writing_the_labs_report("01", "[  PASSED  ] 3 tests.")
+        code, lines = self.check_output("01")
+        self.assertEqual(code, 0)
+        self.assertEqual(lines[-2:], ["[  PASSED  ] 3 tests.", "✓ Exercise 01 done — next: "
+                                      "`tools/kit check 02` (exercises/02_fails.cpp)"])
+
+    def test_only_skipped_tests_is_not_done(self):
+        self.start_work("07")
+        self.fake_program_writing_the_labs_report("07", "[  SKIPPED ] 1 test.")
+        code, lines = self.check_output("07")
+        self.assertEqual(code, 1)
+        self.assertEqual(lines[-1], "· Exercise 07 is not done yet (exercises/07_only_skips.cpp): "
+                                    "fused_attention_gpu.notebook was skipped; a skipped test "
+                                    "never counts as done. Stuck? `tools/kit hint 07`")
+
+    def test_a_segmentation_fault_is_named(self):
+        self.fake_test_program("03", "kill -SEGV $$")
+        code, lines = self.check_output("03")
+        self.assertEqual(code, 1)
+        self.assertEqual(lines[-1], "✗ exercises/03_segfaults.cpp: crashed with a segmentation "
+                                    "fault (an index past the end of a tensor?)")
+
+
+class ProgressBarTest(unittest.TestCase):
+    def test_shows_the_count_and_a_proportional_bar(self):
+        self.assertEqual(progress_bar(0, 5, width=10), "[----------] 0/5")
+        self.assertEqual(progress_bar(2, 5, width=10), "[####>-----] 2/5")
+        self.assertEqual(progress_bar(5, 5, width=10), "[##########] 5/5")
+
+
+if __name__ == "__main__":
+    sys.exit(0 if unittest.main(exit=False).result.wasSuccessful() else 1)

@@ -1,0 +1,115 @@
+"""Building and running through the CMake presets: configure and build, ctest with a JUnit
+file, the first compile error of one exercise, and one test program run directly."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import reports
+from .catalogue import Kit
+
+
+def run_command(command: list, cwd: Path, timeout: float | None = None) -> tuple:
+    """Runs a command; returns (exit status, stdout and stderr together)."""
+    result = subprocess.run(command, cwd=cwd, text=True, timeout=timeout,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    return result.returncode, result.stdout
+
+
+def build_dir(kit: Kit, preset: str) -> Path:
+    return kit.root / ("build" if preset == "default" else f"build-{preset}")
+
+
+def reports_dir(kit: Kit, preset: str) -> Path:
+    return build_dir(kit, preset) / "reports"
+
+
+def test_program(kit: Kit, preset: str, ex: dict) -> Path:
+    return build_dir(kit, preset) / "bin" / f"test_ex{ex['id']}_exercises"
+
+
+def gtest_report_path(kit: Kit, preset: str, ex: dict) -> Path:
+    """Where the test program of `ex`'s exercises track writes its report (CMakeLists.txt)."""
+    return reports_dir(kit, preset) / f"ex{ex['id']}.exercises.json"
+
+
+def configure_and_build(kit: Kit, preset: str, target: str | None = None) -> tuple:
+    """Returns (configured, built, build output). A student's compile error leaves `built`
+    False but the rest built: the build presets keep going (ninja -k 0)."""
+    code, output = run_command(["cmake", "--preset", preset], kit.root)
+    if code != 0:
+        return False, False, output
+    command = ["cmake", "--build", "--preset", preset] + (["--target", target] if target else [])
+    code, output = run_command(command, kit.root)
+    (build_dir(kit, preset) / "kit-build.log").write_text(output, encoding="utf-8")
+    return True, code == 0, output
+
+
+@dataclass(frozen=True)
+class CtestRun:
+    exit_code: int
+    output: str    # for people only: results come from `results`
+    results: dict  # {ctest test name: reports.CtestResult}, from ctest's JUnit file
+
+
+def run_ctest(kit: Kit, preset: str, *selection: str) -> CtestRun:
+    """Runs ctest after clearing the reports of earlier runs, so a report that exists
+    was written by this run."""
+    folder = reports_dir(kit, preset)
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    junit = folder / "ctest.junit.xml"
+    code, output = run_command(["ctest", "--preset", preset, "-j", str(os.cpu_count() or 2),
+                                "--output-junit", str(junit), *selection], kit.root)
+    return CtestRun(code, output, reports.read_junit(junit))
+
+
+def compile_error(ex: dict, build_output: str) -> str | None:
+    """If the exercise's file did not compile or link: the first error, preferring one
+    in the file itself. Ninja names each failed step on a line starting "FAILED:"."""
+    lines = build_output.splitlines()
+    targets = (f"ex{ex['id']}_exercises", f"test_ex{ex['id']}_exercises")
+    failed = [i for i, line in enumerate(lines)
+              if line.startswith("FAILED:") and any(t in line for t in targets)]
+    if not failed:
+        return None
+    errors = [line.strip() for line in lines[failed[0]:]
+              if re.search(r": error:|undefined reference|multiple definition", line)]
+    own = [line[line.find(ex["stub"]):] for line in errors if ex["stub"] in line]
+    return (own or errors or ["see `tools/kit check " + ex["id"] + "`"])[0]
+
+
+@dataclass(frozen=True)
+class ProgramEnd:
+    """How one run of a program ended."""
+    exit_code: int | None  # negative: killed by that signal; None: timed out or not found
+    output: str = ""
+    timed_out: bool = False
+    not_found: bool = False
+
+    @property
+    def signal(self) -> int | None:
+        return -self.exit_code if self.exit_code is not None and self.exit_code < 0 else None
+
+
+def run_program(program: Path, arguments: list, timeout_s: float, cwd: Path) -> ProgramEnd:
+    try:
+        code, output = run_command([str(program), *arguments], cwd, timeout=timeout_s)
+    except subprocess.TimeoutExpired:
+        return ProgramEnd(None, timed_out=True)
+    except (FileNotFoundError, PermissionError):
+        return ProgramEnd(None, not_found=True)
+    return ProgramEnd(code, output)
+
+
+def signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"

@@ -1,0 +1,64 @@
+"""exercises.json: the exercises in course order and the settings every tool shares.
+
+`Kit.load()` reads it once; everything else takes the `Kit` it returns, so the tests can
+point the same code at a throwaway kit in a temporary folder.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+KIT_ROOT = Path(__file__).resolve().parents[2]
+
+
+class KitError(Exception):
+    """A problem the kit explains in one message: printed as `kit: ...`, exit status 1."""
+
+
+@dataclass(frozen=True)
+class Kit:
+    root: Path
+    exercises: list  # the "exercises" of exercises.json, each a dict, in course order
+    settings: dict   # its "settings": test_timeout_s, packages {"build": [...], "recorder": [...]}
+
+    @classmethod
+    def load(cls, root: Path = KIT_ROOT) -> "Kit":
+        path = root / "exercises.json"
+        try:
+            catalogue = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as error:
+            raise KitError(f"cannot read {path}: {error}") from None
+        return cls(root, catalogue["exercises"], catalogue["settings"])
+
+    @property
+    def catalogue_path(self) -> Path:
+        return self.root / "exercises.json"
+
+    @property
+    def readme_path(self) -> Path:
+        return self.root / "README.md"
+
+    @property
+    def manifest_path(self) -> Path:
+        return self.root / "reference_data" / "MANIFEST.json"
+
+    @property
+    def test_timeout_s(self) -> float:
+        """The ctest TIMEOUT of every exercise's test program (CMake reads the same value)."""
+        return self.settings["test_timeout_s"]
+
+    def exercise(self, number: str) -> dict:
+        """The exercise numbered `number` ("3" or "03"), or a KitError listing the numbers."""
+        wanted = f"{int(number):02d}" if number.isdigit() else number
+        for candidate in self.exercises:
+            if candidate["id"] == wanted:
+                return candidate
+        ids = ", ".join(ex["id"] for ex in self.exercises)
+        raise KitError(f"no exercise {number!r}; the exercises are {ids}")
+
+    def following(self, ex: dict) -> dict | None:
+        """The exercise after `ex` in course order, or None after the last one."""
+        later = [candidate for candidate in self.exercises if candidate["id"] > ex["id"]]
+        return later[0] if later else None

@@ -1,0 +1,62 @@
+"""The commands of tools/kit and their arguments; `main()` parses and dispatches."""
+
+from __future__ import annotations
+
+import argparse
+
+from . import generated, selftest, setup, student
+from .catalogue import Kit, KitError
+from .terminal import say
+
+
+def parser() -> argparse.ArgumentParser:
+    top = argparse.ArgumentParser(
+        prog="tools/kit", description="Your progress, checks and hints for the Attention "
+                                      "Kit's exercises.")
+    commands = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    commands.add_parser("status", help="build, test and show your progress")
+    commands.add_parser("check", help="build and test one exercise, explaining failures"
+                        ).add_argument("exercise", help="its number, e.g. 03")
+    hint = commands.add_parser("hint", help="show a hint for one exercise")
+    hint.add_argument("exercise", help="its number, e.g. 03")
+    hint.add_argument("level", nargs="?", type=int, default=1,
+                      help="1 (gentlest, the default) up to the last, nearly the answer")
+    commands.add_parser("watch", help="re-check an exercise on every save")
+    commands.add_parser("reset", help="restore an exercise's stub (yours goes to .kit/backups/)"
+                        ).add_argument("exercise", help="its number, e.g. 03")
+    packages = commands.add_parser("setup", help="install the Debian packages")
+    packages.add_argument("--recorder", action="store_true",
+                          help="also install PyTorch, to record and check goldens")
+    test = commands.add_parser("test", help="the kit's own test suite")
+    test.add_argument("--preset", default="default", help="CMake preset (default, asan)")
+    test.add_argument("--no-goldens-check", action="store_true",
+                      help="skip tools/record --check")
+    catalogue = commands.add_parser(
+        "catalogue", help="rewrite the README's generated blocks and the stub_blob values")
+    catalogue.add_argument("--check", action="store_true",
+                           help="only check that they are up to date")
+    return top
+
+
+def main(argv: list | None = None) -> int:
+    args = parser().parse_args(argv)
+    try:
+        kit = Kit.load()
+        if args.command == "status":
+            return student.status(kit)
+        if args.command == "check":
+            return student.check(kit, args.exercise)
+        if args.command == "hint":
+            return student.hint(kit, args.exercise, args.level)
+        if args.command == "watch":
+            return student.watch(kit)
+        if args.command == "reset":
+            return student.reset(kit, args.exercise)
+        if args.command == "setup":
+            return 0 if setup.install(kit, with_recorder=args.recorder) else 1
+        if args.command == "test":
+            return selftest.run(kit, args.preset, goldens_check=not args.no_goldens_check)
+        return generated.catalogue(kit, check=args.check)
+    except KitError as error:
+        say(f"kit: {error}")
+        return 1

@@ -1,0 +1,114 @@
+"""An exercise's state and its one-line reason, from what the build and the runs left.
+
+"done" is grading-ready: the exercise's ctest test passed, its GoogleTest report exists,
+it ran at least one value case (a test carrying "attn_case"), every value case passed and
+no test was skipped. Validation tests alone (bad arguments, which the stubs already
+handle) never make an exercise done; a skip (a GPU test without a GPU) never counts.
+Results come from ctest's JUnit file and the GoogleTest reports (see reports.py), never
+from ctest's console text.
+"""
+
+from __future__ import annotations
+
+import signal
+from pathlib import Path
+from typing import NamedTuple
+
+from . import build, reports, stubs
+from .catalogue import Kit
+
+DONE, FAILING, SKIPPED, NOT_STARTED = "done", "failing", "skipped", "not started"
+STUB_MARKER = "not implemented yet"  # in every attn::not_implemented message
+
+# ctest 3.25's JUnit names no cause for a failure; a run that lasted (nearly) the whole
+# TIMEOUT was ended by it (ctest records e.g. 2.998 s for TIMEOUT 3).
+TIMEOUT_FRACTION = 0.9
+
+SIGNAL_REASONS = {
+    signal.SIGSEGV: "crashed with a segmentation fault (an index past the end of a tensor?)",
+    signal.SIGABRT: "crashed: it aborted (SIGABRT: a failed assert, or std::terminate?)",
+    signal.SIGFPE: "crashed with an arithmetic error (SIGFPE: an integer division by zero?)",
+    signal.SIGKILL: "was killed (SIGKILL: out of memory?)",
+}
+
+
+class State(NamedTuple):
+    name: str    # DONE, FAILING, SKIPPED or NOT_STARTED
+    reason: str  # "" when done or not started
+
+
+def timed_out(timeout_s: float) -> str:
+    return f"timed out after {timeout_s:g} s (an endless loop?)"
+
+
+def program_end_reason(end: build.ProgramEnd, timeout_s: float) -> str:
+    """Why a test program that ran left no verdict: a timeout, a signal, an early exit."""
+    if end.timed_out:
+        return timed_out(timeout_s)
+    if end.not_found:
+        return "its test program was not built"
+    if end.signal is not None:
+        return SIGNAL_REASONS.get(end.signal, f"crashed ({build.signal_name(end.signal)})")
+    if end.exit_code == 0:
+        return "its test program ended before writing its report (does the code call exit()?)"
+    return (f"its test program exited with status {end.exit_code} before its tests finished "
+            "(does the code call exit()?)")
+
+
+def missing_report_reason(kit: Kit, ex: dict, result: reports.CtestResult | None,
+                          program: Path) -> str:
+    """Why the exercise's test program wrote no report under ctest. ctest's JUnit says
+    whether it ran; for a failure, which it does not explain, a run as long as the timeout
+    was a timeout, and anything else is run once more, directly, to learn how it ends."""
+    if result is None:
+        return f"did not run (ctest has no test ex{ex['id']}.exercises)"
+    if result.status == "notrun":
+        if result.message == "Unable to find executable":
+            return "its test program was not built"
+        return f"ctest did not run its test program ({result.message or 'not run'})"
+    if result.status == "disabled":
+        return "its ctest test is disabled"
+    if result.passed:
+        return "its test program ended before writing its report (does the code call exit()?)"
+    if result.time_s >= TIMEOUT_FRACTION * kit.test_timeout_s:
+        return timed_out(kit.test_timeout_s)
+    end = build.run_program(program, ["--gtest_brief=1"], kit.test_timeout_s, kit.root)
+    if end.not_found or end.exit_code == 0:  # gone since, or it did not crash this time
+        return "crashed before its tests finished"
+    return program_end_reason(end, kit.test_timeout_s)
+
+
+def verdict(ex: dict, cases: list, program_passed: bool) -> State:
+    """The grading rule, applied to the report of a test program that ran to its end."""
+    failed = [case for case in cases if case.outcome == "failed"]
+    if failed:
+        own = [case.failure for case in failed if STUB_MARKER not in case.failure]
+        first = (own or [case.failure for case in failed])[0]
+        return State(FAILING, first or f"{failed[0].name} failed")
+    unfinished = [case for case in cases if case.outcome in ("skipped", "not run")]
+    if unfinished:
+        more = f" (and {len(unfinished) - 1} more)" if len(unfinished) > 1 else ""
+        return State(SKIPPED, f"{unfinished[0].name} was {unfinished[0].outcome}{more}; "
+                              "a skipped test never counts as done")
+    if not any(case.value_case for case in cases):
+        return State(FAILING, "no value case ran: its tests only check argument validation")
+    if not program_passed:
+        return State(FAILING, "its test program failed after every test passed: "
+                              f"`tools/kit check {ex['id']}` shows why")
+    return State(DONE, "")
+
+
+def exercise_state(kit: Kit, ex: dict, preset: str, build_output: str,
+                   ctest_results: dict) -> State:
+    """The state of `ex` after `tools/kit status` built (`build_output`) and ran ctest."""
+    error = build.compile_error(ex, build_output)
+    if error:  # checked first: ctest would run the last program that did compile
+        return State(FAILING, f"does not compile: {error}")
+    result = ctest_results.get(f"ex{ex['id']}.exercises")
+    cases = reports.read_gtest_report(build.gtest_report_path(kit, preset, ex))
+    if cases is None:
+        return State(FAILING, missing_report_reason(kit, ex, result,
+                                                    build.test_program(kit, preset, ex)))
+    if stubs.is_pristine(kit, ex):
+        return State(NOT_STARTED, "")
+    return verdict(ex, cases, program_passed=result is not None and result.passed)

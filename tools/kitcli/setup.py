@@ -1,0 +1,49 @@
+"""The Debian packages the kit needs, from exercises.json's settings: "build" to build and
+test the kit, "recorder" (PyTorch) to record or check its goldens."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+
+from .build import run_command
+from .catalogue import Kit
+from .terminal import say
+
+
+def missing_packages(kit: Kit, packages: list) -> list:
+    if not shutil.which("dpkg-query"):
+        return []  # not Debian: the configure step will name what it cannot find
+    missing = []
+    for package in packages:
+        code, output = run_command(["dpkg-query", "-W", "-f=${Status}", package], kit.root)
+        if code != 0 or "install ok installed" not in output:
+            missing.append(package)
+    return missing
+
+
+def install(kit: Kit, with_recorder: bool = False) -> bool:
+    """Installs what is missing when run as root; else says exactly what to install."""
+    wanted = kit.settings["packages"]["build"]
+    if with_recorder:
+        wanted = wanted + kit.settings["packages"]["recorder"]
+    missing = missing_packages(kit, wanted)
+    if not missing:
+        return True
+    if os.geteuid() != 0:
+        say("kit: these Debian packages are missing: " + " ".join(missing))
+        say("     install them with: sudo apt-get install " + " ".join(missing))
+        return False
+    say("kit setup: installing " + " ".join(missing) + " ...")
+    environment = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    for command in (["apt-get", "update", "-qq"],
+                    ["apt-get", "install", "-y", "-qq", "--no-install-recommends", *missing]):
+        result = subprocess.run(command, env=environment, stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, text=True)
+        if result.returncode != 0:
+            say(result.stdout[-3000:])
+            say(f"kit setup: `{' '.join(command)}` failed (exit {result.returncode})")
+            return False
+    say("kit setup: done")
+    return True
