@@ -21,7 +21,8 @@ TEST(NpyTest, RoundTripsEveryDtype) {
     const auto folder = std::filesystem::current_path() / "npy-round-trip";
     for (const any_tensor& tensor :
          {any_tensor(values), any_tensor(xt::xarray<std::int64_t>{3, -4, 5}),
-          any_tensor(xt::xarray<bool>{true, false}), any_tensor(xt::xarray<float>(7.0f))}) {
+          any_tensor(xt::xarray<bool>{true, false}), any_tensor(xt::xarray<float>(7.0f)),
+          any_tensor(xt::xarray<float>::from_shape({0, 3}))}) {
         attn::kit::write_npy(folder / "t.npy", tensor);
         EXPECT_EQ(attn::kit::read_npy(folder / "t.npy"), tensor);
     }

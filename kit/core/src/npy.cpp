@@ -27,7 +27,9 @@ template <class T>
 any_tensor copy_values(const std::string& bytes, std::size_t offset,
                        const std::vector<std::size_t>& shape) {
     xt::xarray<T> tensor(shape);
-    std::memcpy(tensor.data(), bytes.data() + offset, tensor.size() * sizeof(T));
+    if (tensor.size() > 0) {  // an empty tensor has no buffer to copy into
+        std::memcpy(tensor.data(), bytes.data() + offset, tensor.size() * sizeof(T));
+    }
     return tensor;
 }
 
