@@ -220,6 +220,11 @@ def softmax_families(dim, rank, expected_naive=False):
                 "each row (or column) is its own distribution: sum exp() along `dim` only, "
                 "keeping that axis (xt::keep_dims) so the sums broadcast back.",
                 lambda x, *_: torch.exp(x) / torch.exp(x).sum()),
+        Mistake("whole_matrix_stable", "normalised over the whole matrix (after subtracting "
+                "each row's or column's max)",
+                "each row (or column) is its own distribution: sum exp() along `dim` only, "
+                "keeping that axis (xt::keep_dims) so the sums broadcast back.",
+                lambda x, *_: shifted(x) / shifted(x).sum()),
         Mistake("global_max", "subtracted one max for the whole matrix",
                 "subtract each row's (column's) own max: below one global max, exp() of a "
                 "whole row can underflow to 0 and the row becomes 0 / 0.",
