@@ -23,11 +23,15 @@ README = """# A throwaway kit
 
 
 def manifest(format_version=2):
-    """Two cases of exercise 01 with three recorded mistakes, one case of exercise 02."""
+    """Two cases of exercise 01 with two named mistakes in three files, one case of 02."""
+    self_dot, added = {"name": "dotted itself"}, {"name": "added"}
     files = {"01_passes/a/scores.npy": {"role": "expected", "exercise": "01"},
-             "01_passes/a/mistakes/scores.self_dot.npy": {"role": "mistake", "exercise": "01"},
-             "01_passes/a/mistakes/scores.added.npy": {"role": "mistake", "exercise": "01"},
-             "01_passes/b/mistakes/scores.added.npy": {"role": "mistake", "exercise": "01"},
+             "01_passes/a/mistakes/scores.self_dot.npy": {"role": "mistake", "exercise": "01",
+                                                          **self_dot},
+             "01_passes/a/mistakes/scores.added.npy": {"role": "mistake", "exercise": "01",
+                                                       **added},
+             "01_passes/b/mistakes/scores.added.npy": {"role": "mistake", "exercise": "01",
+                                                       **added},
              "02_fails/a/weights.npy": {"role": "expected", "exercise": "02"},
              "kit/printing/sample_00.npy": {"role": "print_sample", "exercise": "kit"}}
     cases = {"01_passes/a": {"exercise": "01"}, "01_passes/b": {"exercise": "01"},
@@ -59,9 +63,9 @@ class CatalogueTest(ThrowawayKitTest):
             "current\n")))
         readme = self.kit.readme_path.read_text(encoding="utf-8")
         self.assertIn("| 01 | The lab's passes exercise | ctest lab | `exercises/01_passes.cpp` "
-                      "| ready: 2 cases, 3 known mistakes |", readme)
+                      "| ready: 2 cases, 2 named mistakes |", readme)
         self.assertIn("| 02 | The lab's fails exercise | ctest lab | `exercises/02_fails.cpp` "
-                      "| ready: 1 cases, 0 known mistakes |", readme)
+                      "| ready: 1 cases, 0 named mistakes |", readme)
         self.assertIn("<!-- packages:begin -->\nDependencies (Debian 12 packages, installed by "
                       "`tools/kit setup`): g++, cmake; and\npython3-torch to record goldens "
                       "(`tools/kit setup --recorder`).\n<!-- packages:end -->", readme)

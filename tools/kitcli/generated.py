@@ -28,7 +28,8 @@ README_WIDTH = 92
 
 
 def manifest_counts(kit: Kit) -> dict:
-    """{exercise id: (cases, recorded mistakes)} from the golden manifest."""
+    """{exercise id: (cases, distinct named mistakes)} from the golden manifest (a mistake
+    recorded on several cases counts once)."""
     try:
         manifest = json.loads(kit.manifest_path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as error:
@@ -37,14 +38,15 @@ def manifest_counts(kit: Kit) -> dict:
         raise KitError(f"reference_data/MANIFEST.json is format "
                        f"{manifest.get('format_version', 1)}, the catalogue table needs format "
                        f"{MANIFEST_FORMAT}: re-run the recorder (/usr/bin/python3 tools/record)")
-    counts = {ex["id"]: [0, 0] for ex in kit.exercises}
+    cases = {ex["id"]: 0 for ex in kit.exercises}
+    mistakes = {ex["id"]: set() for ex in kit.exercises}
     for case in manifest["cases"].values():
-        if case["exercise"] in counts:
-            counts[case["exercise"]][0] += 1
+        if case["exercise"] in cases:
+            cases[case["exercise"]] += 1
     for entry in manifest["files"].values():
-        if entry["role"] == "mistake" and entry["exercise"] in counts:
-            counts[entry["exercise"]][1] += 1
-    return {ex_id: tuple(pair) for ex_id, pair in counts.items()}
+        if entry["role"] == "mistake" and entry["exercise"] in mistakes:
+            mistakes[entry["exercise"]].add(entry["name"])
+    return {ex_id: (cases[ex_id], len(mistakes[ex_id])) for ex_id in cases}
 
 
 def catalogue_table(kit: Kit, counts: dict) -> str:
@@ -53,7 +55,7 @@ def catalogue_table(kit: Kit, counts: dict) -> str:
     for ex in kit.exercises:
         cases, mistakes = counts[ex["id"]]
         rows.append(f"| {ex['id']} | {ex['title']} | {ex['source']} | `{ex['stub']}` | "
-                    f"ready: {cases} cases, {mistakes} known mistakes |")
+                    f"ready: {cases} cases, {mistakes} named mistakes |")
     return "\n".join(rows)
 
 
