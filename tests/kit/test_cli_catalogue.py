@@ -49,10 +49,11 @@ class CatalogueTest(ThrowawayKitTest):
     def write_manifest(self, content):
         self.kit.manifest_path.write_text(json.dumps(content), encoding="utf-8")
 
-    def catalogue(self, check):
+    def catalogue(self, check, readme_only=False):
         output = io.StringIO()
         with redirect_stdout(output):
-            code = generated.catalogue(Kit.load(self.kit.root), check=check)
+            code = generated.catalogue(Kit.load(self.kit.root), check=check,
+                                       readme_only=readme_only)
         return code, output.getvalue()
 
     def test_writes_the_table_and_the_dependencies_then_checks_clean(self):
@@ -76,6 +77,12 @@ class CatalogueTest(ThrowawayKitTest):
         code, output = self.catalogue(check=True)
         self.assertEqual(code, 1)
         self.assertIn("the stub_blob of exercises/03_segfaults.cpp is not its content", output)
+
+    def test_readme_only_check_leaves_a_students_edited_stub_alone(self):
+        self.catalogue(check=False)
+        self.start_work("03", "// a student's work\n")
+        self.assertEqual(self.catalogue(check=True, readme_only=True),
+                         (0, "README.md's generated blocks are current\n"))
 
     def test_rewrites_stub_blobs_in_place_keeping_the_layout(self):
         self.start_work("03", "// a maintainer's change to the stub\n")

@@ -35,6 +35,9 @@ def parser() -> argparse.ArgumentParser:
         "catalogue", help="rewrite the README's generated blocks and the stub_blob values")
     catalogue.add_argument("--check", action="store_true",
                            help="only check that they are up to date")
+    catalogue.add_argument("--readme-only", action="store_true",
+                           help="with --check: only the README's blocks (a student's edited "
+                                "stubs are not stale stub_blob values)")
     return top
 
 
@@ -56,7 +59,7 @@ def main(argv: list | None = None) -> int:
             return 0 if setup.install(kit, with_recorder=args.recorder) else 1
         if args.command == "test":
             return selftest.run(kit, args.preset, goldens_check=not args.no_goldens_check)
-        return generated.catalogue(kit, check=args.check)
+        return generated.catalogue(kit, check=args.check, readme_only=args.readme_only)
     except KitError as error:
         say(f"kit: {error}")
         return 1
