@@ -12,7 +12,6 @@ runs it on a hidden case set too (`tools/record --out DIR --seed N`).
 """
 
 import argparse
-import hashlib
 import json
 import shutil
 import subprocess
@@ -21,14 +20,13 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tools"))
+from kitcli.catalogue import Kit  # noqa: E402  (after the path is set)
+from kitcli.stubs import is_pristine  # noqa: E402
+
+KIT = Kit.load(ROOT)
 CASES = ROOT / "reference_data"  # or --cases
 MANIFEST = {}
-EXERCISES = json.loads((ROOT / "exercises.json").read_text(encoding="utf-8"))["exercises"]
-
-
-def git_blob_id(path):
-    data = path.read_bytes()
-    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
 
 
 def judge(bin_dir, results, exercise):
@@ -59,8 +57,7 @@ def check_exercise(bin_dir, exercise, scratch):
     problems += [f"solution fails {v['case']}: {o['reason']}"
                  for v in verdicts for o in v["outputs"] if not o["passed"]]
 
-    stub = ROOT / exercise["stub"]
-    if git_blob_id(stub) == exercise.get("stub_blob"):
+    if is_pristine(KIT, exercise):
         for verdict in run_track(bin_dir, exercise, "exercises", scratch / "stubs"):
             problems += [f"stub: {verdict['case']} {o['name']}: {o['reason'] or 'passed'}"
                          for o in verdict["outputs"]
@@ -112,7 +109,7 @@ def main():
     MANIFEST = json.loads((CASES / "MANIFEST.json").read_text(encoding="utf-8"))
     failed = False
     with tempfile.TemporaryDirectory() as scratch:
-        for exercise in EXERCISES:
+        for exercise in KIT.exercises:
             problems = check_exercise(args.bin, exercise, Path(scratch) / exercise["id"])
             mistakes = sum(len(f.get("mistakes", [])) for p, f in MANIFEST["files"].items()
                            if f.get("exercise") == exercise["id"] and f["role"] == "expected")
