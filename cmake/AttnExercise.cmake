@@ -5,10 +5,23 @@
 #   exNN_exercises             the student's file (from ATTN_EXERCISES_DIR) as a library
 #   exNN_solutions             the reference solution as a library
 #   test_exNN_<track>          the test program of each track; also its case runner
+#   test_exNN_exercises_asan   the exercises track with the student's file under Address-
+#                              and UndefinedBehaviorSanitizer; built only when tools/kit asks
+#                              (a crash, or values that look like a memory error)
 # and the ctest tests exNN.exercises, exNN.solutions (labels: the track and exNN) and
 # exNN.wrong_answers_rejected (labels kit and exNN). Each exercise links the REFERENCE
 # versions of all earlier exercises, so a student may call any earlier function, and one
 # early bug costs one exercise, not every later one.
+
+# The flags of an exercise file, the student's or the solution: full debug information, -Og
+# so that GCC's data-flow warnings run (at -O0 it cannot see an uninitialised accumulator),
+# and the warnings that are always a bug in these exercises as errors. Both tracks share them
+# and one precompiled header of the xtensor headers, which makes a recompile after an edit
+# about a second faster.
+set(ATTN_EXERCISE_FILE_FLAGS
+    "$<$<CONFIG:Debug>:-g;-Og>" -Werror=uninitialized -Werror=maybe-uninitialized
+    -Werror=return-type)
+set(ATTN_EXERCISE_PCH <xtensor/xtensor.hpp> <xtensor/xview.hpp> <xtensor/xmath.hpp>)
 
 # attn_add_exercise(<catalogue JSON text> <index in "exercises">)
 function(attn_add_exercise catalogue index)
@@ -31,17 +44,38 @@ function(attn_add_exercise catalogue index)
     list(GET sources ${at} source)
     add_library(ex${id}_${track} STATIC ${source})
     target_link_libraries(ex${id}_${track} PUBLIC attn_api ${ATTN_EARLIER_SOLUTIONS})
+    target_compile_options(ex${id}_${track} PRIVATE ${ATTN_EXERCISE_FILE_FLAGS})
+    get_property(pch_owner GLOBAL PROPERTY ATTN_EXERCISE_PCH_OWNER)
+    if(pch_owner)
+      target_precompile_headers(ex${id}_${track} REUSE_FROM ${pch_owner})
+    else()  # the first exercise file compiles the header every later one reuses
+      target_precompile_headers(ex${id}_${track} PRIVATE ${ATTN_EXERCISE_PCH})
+      set_property(GLOBAL PROPERTY ATTN_EXERCISE_PCH_OWNER ex${id}_${track})
+    endif()
 
     add_executable(test_ex${id}_${track})
     target_link_libraries(test_ex${id}_${track} PRIVATE ex${id}_tests ex${id}_${track}
                                                         kit_testing_main)
+    # --attn-progress: the file names the test running, so a hang or crash names its test.
     add_test(NAME ex${id}.${track}
              COMMAND test_ex${id}_${track} --gtest_brief=1
-                     --gtest_output=json:${ATTN_REPORT_DIR}/ex${id}.${track}.json)
+                     --gtest_output=json:${ATTN_REPORT_DIR}/ex${id}.${track}.json
+                     --attn-progress=${ATTN_REPORT_DIR}/ex${id}.${track}.running)
     # A student's endless loop ends here; correct code needs well under a second.
     set_tests_properties(ex${id}.${track} PROPERTIES LABELS "${track};${label}"
                                                      TIMEOUT ${timeout})
   endforeach()
+  add_dependencies(student_view test_ex${id}_exercises)
+
+  # The student's file again, under the sanitizers: the file and line of a memory error.
+  set(sanitizers -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
+  add_library(ex${id}_exercises_asan STATIC EXCLUDE_FROM_ALL "${ATTN_EXERCISES_DIR}/${stub_name}")
+  target_link_libraries(ex${id}_exercises_asan PUBLIC attn_api ${ATTN_EARLIER_SOLUTIONS})
+  target_compile_options(ex${id}_exercises_asan PRIVATE ${ATTN_EXERCISE_FILE_FLAGS} ${sanitizers})
+  add_executable(test_ex${id}_exercises_asan EXCLUDE_FROM_ALL)
+  target_link_libraries(test_ex${id}_exercises_asan PRIVATE ex${id}_tests ex${id}_exercises_asan
+                                                            kit_testing_main)
+  target_link_options(test_ex${id}_exercises_asan PRIVATE ${sanitizers})
 
   # The kit's own check that this exercise's goldens reject wrong answers (tests/kit/).
   add_test(NAME ex${id}.wrong_answers_rejected

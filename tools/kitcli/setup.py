@@ -15,12 +15,13 @@ from .terminal import say
 def missing_packages(kit: Kit, packages: list) -> list:
     if not shutil.which("dpkg-query"):
         return []  # not Debian: the configure step will name what it cannot find
-    missing = []
-    for package in packages:
-        code, output = run_command(["dpkg-query", "-W", "-f=${Status}", package], kit.root)
-        if code != 0 or "install ok installed" not in output:
-            missing.append(package)
-    return missing
+    # One query for all (each dpkg-query costs ~20 ms of every `check`); a package dpkg has
+    # never heard of is reported on stderr and has no line.
+    _, output = run_command(["dpkg-query", "-W", "-f=${Package} ${Status}\n", *packages],
+                            kit.root)
+    installed = {line.split()[0] for line in output.splitlines()
+                 if line.endswith("install ok installed")}
+    return [package for package in packages if package not in installed]
 
 
 def install(kit: Kit, with_recorder: bool = False) -> bool:

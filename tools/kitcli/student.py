@@ -18,8 +18,8 @@ def status(kit: Kit) -> int:
     Exits 0 whenever it could build and report, whatever the score."""
     if not setup.install(kit):
         return 1
-    say("Building both tracks (cmake --build --preset default) ...")
-    configured, _, build_output = build.configure_and_build(kit, "default")
+    say(build.announce(kit, "default", "your exercises"))
+    configured, _, build_output = build.configure_and_build(kit, "default", build.STUDENT_VIEW)
     if not configured:
         say(build_output[-4000:])
         say("kit: cmake could not configure the build; the messages above say why.")
@@ -58,6 +58,8 @@ def check(kit: Kit, number: str) -> int:
         return 1
     program = build.test_program(kit, "default", ex)
     say(f"Exercise {ex['id']}: {ex['title']}  ({ex['stub']})")
+    if not (build.build_dir(kit, "default") / "build.ninja").exists():
+        say(build.announce(kit, "default", f"exercise {ex['id']}"))
     configured, built, build_output = build.configure_and_build(kit, "default", program.name)
     if not configured or not built:
         say(build_output[-6000:])

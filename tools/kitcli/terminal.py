@@ -1,5 +1,5 @@
-"""Printing for tools/kit: one flushed line at a time, lines cut to the terminal, and the
-`[####>-----] n/N` progress bar."""
+"""Printing for tools/kit: one flushed line at a time, lines cut to the terminal, the
+`[####>-----] n/N` progress bar, and a build's progress while it runs."""
 
 from __future__ import annotations
 
@@ -26,3 +26,30 @@ def progress_bar(done: int, total: int, width: int = 20) -> str:
     filled = round(width * done / total) if total else width
     arrow = ">" if 0 < filled < width else ""
     return "[" + "#" * filled + arrow + "-" * (width - filled - len(arrow)) + f"] {done}/{total}"
+
+
+class BuildProgress:
+    """Shows how far a build is: on a terminal one line rewritten in place
+    ("  building: [#####>-----] 17/34 steps"), in a log a line at each quarter of a build
+    of 8 steps or more. Prints nothing for a build with nothing to do."""
+
+    def __init__(self):
+        self.on_terminal = sys.stdout.isatty()
+        self.quarters_shown = 0
+        self.shown = False
+
+    def __enter__(self) -> "BuildProgress":
+        return self
+
+    def update(self, done: int, total: int) -> None:
+        line = f"  building: {progress_bar(done, total)} steps"
+        if self.on_terminal:
+            print("\r" + line, end="", flush=True)
+            self.shown = True
+        elif total >= 8 and 4 * done >= (self.quarters_shown + 1) * total:
+            self.quarters_shown = 4 * done // total
+            say(line)
+
+    def __exit__(self, *exception) -> None:
+        if self.shown:
+            print("\r\033[K", end="", flush=True)  # the verdict takes the line's place

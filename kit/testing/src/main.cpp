@@ -1,13 +1,17 @@
 // kit/testing/src/main.cpp — main() of every exercise's test program: a test or a runner.
 //
 //   test_ex03_exercises [gtest flags]        every case of the kit's case set as a GoogleTest
-//                                            test, plus the file's plain TESTs
+//     [--attn-progress=FILE]                 test, plus the file's plain TESTs; FILE names
+//                                            the test running (see progress_file)
 //   test_ex03_exercises --attn-run-cases=DIR --attn-results=OUT [--attn-case=PATH]
 //                                            the runner (kit/runner.hpp): results only
 #include "kit/runner.hpp"
 #include "kit/testing.hpp"
 
 #include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <set>
 
@@ -140,6 +144,26 @@ std::string option(int argc, char** argv, const std::string& name) {
     return "";
 }
 
+// Writes the name of each test as it starts to a file, and removes the file when every test
+// has run: after a timeout or a crash, which leave no report, the file names the test that
+// hung or crashed.
+class progress_file : public ::testing::EmptyTestEventListener {
+public:
+    explicit progress_file(std::filesystem::path path) : path_(std::move(path)) {}
+
+    void OnTestStart(const ::testing::TestInfo& test) override {
+        std::ofstream(path_, std::ios::trunc)
+            << test.test_suite_name() << '.' << test.name() << '\n';
+    }
+    void OnTestProgramEnd(const ::testing::UnitTest&) override {
+        std::error_code ignored;
+        std::filesystem::remove(path_, ignored);
+    }
+
+private:
+    std::filesystem::path path_;
+};
+
 int run_as_runner(int argc, char** argv) {
     const std::string results = option(argc, argv, "attn-results");
     if (results.empty()) {
@@ -166,7 +190,14 @@ int main(int argc, char** argv) {
     if (!attn::kit::option(argc, argv, "attn-run-cases").empty()) {
         return attn::kit::run_as_runner(argc, argv);
     }
+    // Line by line, so what the student printed before a hang reaches the reader.
+    std::setvbuf(stdout, nullptr, _IOLBF, BUFSIZ);
     ::testing::InitGoogleTest(&argc, argv);
+    const std::string progress = attn::kit::option(argc, argv, "attn-progress");
+    if (!progress.empty()) {
+        ::testing::UnitTest::GetInstance()->listeners().Append(
+            new attn::kit::progress_file(progress));
+    }
     attn::kit::register_case_tests();
     return RUN_ALL_TESTS();
 }
