@@ -76,6 +76,7 @@ function(attn_add_exercise catalogue index)
   target_link_libraries(test_ex${id}_exercises_asan PRIVATE ex${id}_tests ex${id}_exercises_asan
                                                             kit_testing_main)
   target_link_options(test_ex${id}_exercises_asan PRIVATE ${sanitizers})
+  add_dependencies(sanitized_exercises test_ex${id}_exercises_asan)
 
   # The kit's own check that this exercise's goldens reject wrong answers (tests/kit/).
   add_test(NAME ex${id}.wrong_answers_rejected
