@@ -1,6 +1,9 @@
 // exercises/01_dot_scores.cpp — Exercise 01: dot-product scores of one query against every input.
 //
-// Source: seed 001 §3.3.1, In [2]. Declared in include/attn/simple_attention.hpp.
+// The notebook cell it mirrors, In [3] of the book's chapter 3 notebook:
+//   https://github.com/rasbt/LLMs-from-scratch/blob/main/ch03/01_main-chapter-code/ch03.ipynb
+//   attn_scores_2[i] = torch.dot(x_i, query)
+// Declared in include/attn/simple_attention.hpp.
 // Check your work: `tools/kit check 01`. Stuck? `tools/kit hint 01`.
 //
 // Goal: how strongly does the query token "attend" to each input token? Score each input

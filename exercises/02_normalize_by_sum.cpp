@@ -1,6 +1,9 @@
 // exercises/02_normalize_by_sum.cpp — Exercise 02: attention weights by dividing by the sum.
 //
-// Source: seed 001 §3.3.1, In [3]. Declared in include/attn/simple_attention.hpp.
+// The notebook cell it mirrors, In [5] of the book's chapter 3 notebook:
+//   https://github.com/rasbt/LLMs-from-scratch/blob/main/ch03/01_main-chapter-code/ch03.ipynb
+//   attn_weights_2_tmp = attn_scores_2 / attn_scores_2.sum()
+// Declared in include/attn/simple_attention.hpp.
 // Check your work: `tools/kit check 02`. Stuck? `tools/kit hint 02`.
 //
 // Goal: turn scores into weights that add up to 1, the naive way (exercise 03 does it
@@ -8,6 +11,9 @@
 //   scores: (T,) -> weights: (T,)
 //   weights[i] = scores[i] / sum_j scores[j]
 // Worked example: [1, 3] -> [0.25, 0.75]
+// Divide by the total as a float, `xt::sum(scores)()`. Not by a keep_dims reduction such as
+// `xt::sum(scores, {0}, xt::keep_dims)` left unevaluated: xtensor 0.24 reads past the end of
+// a buffer when it broadcasts one (see exercise 03).
 #include "attn/checks.hpp"
 #include "attn/errors.hpp"
 #include "attn/simple_attention.hpp"

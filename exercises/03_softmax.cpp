@@ -1,6 +1,13 @@
 // exercises/03_softmax.cpp — Exercise 03: softmax, naive and max-subtracted, rows or columns.
 //
-// Source: seed 001 §3.3.1 In [4], §3.3.2 In [9]; seed 003 Exercise 3 and In [28].
+// The notebook cells it mirrors, In [6], In [7] and In [11] of the book's chapter 3 notebook:
+//   https://github.com/rasbt/LLMs-from-scratch/blob/main/ch03/01_main-chapter-code/ch03.ipynb
+//   torch.exp(x) / torch.exp(x).sum(dim=0)                   softmax_naive
+//   attn_weights_2 = torch.softmax(attn_scores_2, dim=0)     softmax
+//   attn_weights = torch.softmax(attn_scores, dim=-1)        softmax(scores, -1)
+// and, for dim = 0, the softmax_cols cell of Understanding Deep Learning's notebook 12.1:
+//   https://github.com/udlbook/udlbook/blob/main/Notebooks/Chap12/12_1_Self_Attention.ipynb
+//   np.exp(data_in) / np.sum(np.exp(data_in), axis=0)
 // Declared in include/attn/simple_attention.hpp.
 // Check your work: `tools/kit check 03`. Stuck? `tools/kit hint 03`.
 //
@@ -10,6 +17,16 @@
 // Three functions: the naive formula, the max-subtracted form that cannot overflow
 // (softmax(x) = softmax(x - max(x))), and the max-subtracted form along a chosen dim of a
 // matrix, like torch.softmax(scores, dim).
+//
+// An xtensor 0.24 trap: `e / xt::sum(e, {axis}, xt::keep_dims)`, the numpy way to write it,
+// reads past the end of a buffer when it broadcasts the lazy reduction: you get values that
+// change from run to run (-1e15, inf, nan) or a crash, and no error. The same holds for
+// `x - xt::amax(x, {axis}, xt::keep_dims)`, and for a reduction kept in `auto`. Store each
+// keep_dims reduction in a Matrix (or Vector) before you use it:
+//   const Matrix sums = xt::sum(e, {axis}, xt::keep_dims);  // shape (R, 1) or (1, C)
+//   return e / sums;
+// (or pass `xt::keep_dims | xt::evaluation_strategy::immediate`). A full reduction read as a
+// float, `x / xt::sum(x)()`, is safe.
 #include "attn/checks.hpp"
 #include "attn/errors.hpp"
 #include "attn/simple_attention.hpp"

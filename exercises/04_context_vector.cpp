@@ -1,6 +1,10 @@
 // exercises/04_context_vector.cpp — Exercise 04: one context vector.
 //
-// Source: seed 001 §3.3.1, In [5] and In [6]. Declared in include/attn/simple_attention.hpp.
+// The notebook cells it mirrors, In [8] (and, for a query, In [3], In [7], In [8] in a row)
+// of the book's chapter 3 notebook:
+//   https://github.com/rasbt/LLMs-from-scratch/blob/main/ch03/01_main-chapter-code/ch03.ipynb
+//   context_vec_2 += attn_weights_2[i]*x_i
+// Declared in include/attn/simple_attention.hpp.
 // Check your work: `tools/kit check 04`. Stuck? `tools/kit hint 04`.
 //
 // Goal: the context vector of a query is what it "sees" of the sentence: every input token,

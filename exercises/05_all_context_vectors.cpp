@@ -1,6 +1,11 @@
 // exercises/05_all_context_vectors.cpp — Exercise 05: all-pairs scores and all context vectors.
 //
-// Source: seed 001 §3.3.2, In [7] to In [10]. Declared in include/attn/simple_attention.hpp.
+// The notebook cells it mirrors, In [9] to In [13] of the book's chapter 3 notebook:
+//   https://github.com/rasbt/LLMs-from-scratch/blob/main/ch03/01_main-chapter-code/ch03.ipynb
+//   attn_scores[i, j] = torch.dot(x_i, x_j)                   attention_scores_loops
+//   attn_scores = inputs @ inputs.T                           attention_scores_matmul
+//   all_context_vecs = torch.softmax(attn_scores, dim=-1) @ inputs     all_context_vectors
+// Declared in include/attn/simple_attention.hpp.
 // Check your work: `tools/kit check 05`. Stuck? `tools/kit hint 05`.
 //
 // Goal: exercises 01–04 for every token at once.
@@ -10,6 +15,9 @@
 // Worked example: inputs = [[1, 0], [0, 1]] -> scores = [[1, 0], [0, 1]]
 // First with two loops, then as the single matrix product inputs @ inputs.T: both must
 // agree. all_context_vectors uses softmax from exercise 03 (the kit's reference version).
+// If you write the softmax out instead, store each keep_dims reduction in a Matrix before you
+// divide by it: xtensor 0.24 reads past a buffer on the lazy `e / xt::sum(e, {1},
+// xt::keep_dims)` (exercise 03's stub says more).
 #include "attn/checks.hpp"
 #include "attn/errors.hpp"
 #include "attn/simple_attention.hpp"

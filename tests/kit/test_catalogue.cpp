@@ -154,6 +154,29 @@ TEST(CatalogueTest, EveryExerciseHasGradedHints) {
     }
 }
 
+// The student has no seed notebooks: each exercise names the public notebook cells it
+// mirrors (tools/kit hint prints them), and its stub and header give the same notebooks.
+TEST(CatalogueTest, EveryExerciseCitesThePublicNotebookCellsItMirrors) {
+    for (const auto& exercise : catalogue().at("exercises")) {
+        const auto id = exercise.at("id").get<std::string>();
+        const auto stub = read_text(source_dir / exercise.at("stub").get<std::string>());
+        const auto header = read_text(source_dir / exercise.at("header").get<std::string>());
+        ASSERT_FALSE(exercise.value("notebook", nlohmann::json::array()).empty())
+            << "exercise " << id << " cites no notebook cell";
+        for (const auto& cell : exercise.at("notebook")) {
+            const auto url = cell.at("url").get<std::string>();
+            EXPECT_THAT(url, ::testing::StartsWith("https://github.com/")) << id;
+            for (const char* field : {"function", "cell", "call"}) {
+                const auto text = cell.at(field).get<std::string>();
+                EXPECT_FALSE(text.empty()) << id << ": " << field;
+                EXPECT_EQ(text.find('\n'), std::string::npos) << id << ": " << field;
+            }
+            EXPECT_THAT(stub, ::testing::HasSubstr(url)) << id << "'s stub does not cite it";
+            EXPECT_THAT(header, ::testing::HasSubstr(url)) << id << "'s header does not cite it";
+        }
+    }
+}
+
 TEST(CatalogueTest, NoTestStatesATensorSize) {
     // Sizes come from a case's inputs; a literal 6 or 3 fits the notebook's inputs only.
     // A rank (input<2>) is part of the API, not a size.

@@ -68,6 +68,23 @@ TEST(CompareTest, RejectsNaN) {
     EXPECT_THAT(verdict.reason, HasSubstr("worst at [0, 1]: got nan"));
 }
 
+TEST(CompareTest, PrintsANegativeNaNAsPyTorchDoes) {
+    float_tensor with_nan = weights;
+    with_nan(1, 0) = -std::numeric_limits<float>::quiet_NaN();  // 0 * -inf gives this sign
+    const auto verdict = compare(with_nan, golden(weights, 6));
+    EXPECT_THAT(verdict.reason, HasSubstr("got nan,"));
+    EXPECT_THAT(verdict.reason + verdict.details, Not(HasSubstr("-nan")));
+}
+
+TEST(CompareTest, ExplainsA0dValueWithoutAPosition) {
+    const float_tensor one = xt::xarray<float>(1.0f);
+    const float_tensor almost = xt::xarray<float>(0.9f);
+    const auto verdict = compare(almost, golden(one, 6));
+    ASSERT_FALSE(verdict.passed);
+    EXPECT_THAT(verdict.reason, StartsWith("got 0.9, expected 1 ("));
+    EXPECT_THAT(verdict.reason + verdict.details, Not(HasSubstr("[]")));
+}
+
 TEST(CompareTest, AcceptsNaNWhereTheGoldenHasNaN) {
     const float_tensor nans = {std::numeric_limits<float>::quiet_NaN(), 1.0f};
     EXPECT_TRUE(compare(nans, golden(nans)).passed);

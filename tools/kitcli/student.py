@@ -96,6 +96,8 @@ def hint(kit: Kit, number: str, level: int) -> int:
     level = min(max(level, 1), len(hints))
     say(f"Exercise {ex['id']} — hint {level} of {len(hints)}:")
     say(f"  {hints[level - 1]}")
+    for cell in ex.get("notebook", []):  # the public notebook cells the exercise mirrors
+        say(f"Notebook, {cell['function']}: {cell['cell']} of {cell['url']} — {cell['call']}")
     if level < len(hints):
         say(f"More: `tools/kit hint {ex['id']} {level + 1}`")
     return 0

@@ -10,13 +10,14 @@ Recording a case (record_case):
   3. the scale of every expected golden (bounds.py), saved as float32, never below |expected|;
   4. the mistakes: each family's wrong result, kept only where it is >= 10 tolerances from
      the answer; one within 1 tolerance of an earlier one is merged into it (its slug goes in
-     the earlier one's "also"); one between 1 and 10 tolerances from an earlier one is
-     dropped with a note, as a failing test could not tell the two apart.
+     the earlier one's "also"; where either is named_when_shared, its name and hint join the
+     earlier one's); one between 1 and 10 tolerances from an earlier one is dropped with a
+     note, as a failing test could not tell the two apart.
 """
 
 import hashlib
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable, Optional
 
 import numpy as np
@@ -176,6 +177,11 @@ class Kept:
     also: list = field(default_factory=list)
 
 
+def named_both(kept, same):
+    """`kept`, named and hinted as either itself or `same`, which gives the same result here."""
+    return replace(kept, name=f"{kept.name}, or {same.name}", hint=f"{kept.hint} Or: {same.hint}")
+
+
 def select_mistakes(where, answer, apart, candidates, notes):
     """The candidates [(mistake, wrong tensor)] a failing test can name, in order: each
     >= FAR tolerances from the answer and from every other one (`apart(a, b)` measures)."""
@@ -187,7 +193,10 @@ def select_mistakes(where, answer, apart, candidates, notes):
         same = [other for d, other in distances if d <= SAME]
         near = [(d, other) for d, other in distances if d < FAR]
         if same:
-            same[0].also.append(mistake.slug)
+            earlier = same[0]
+            earlier.also.append(mistake.slug)
+            if mistake.named_when_shared or earlier.mistake.named_when_shared:
+                earlier.mistake = named_both(earlier.mistake, mistake)
         elif near:
             d, other = near[0]
             notes.append(f"note: {where}: dropped mistake '{mistake.slug}', {d:.1f} tolerances "

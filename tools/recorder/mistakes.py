@@ -20,6 +20,9 @@ class Mistake:
     hint: str        # one sentence that teaches the fix
     wrong: Callable  # the exercise's arguments -> the wrong result, or None
     family: str = ""  # the family it belongs to; defaults to the slug
+    # A slip the student cannot see in their code's numbers (C++ integer truncation): where it
+    # gives the same result as an earlier mistake, a failing test names both (cases.py).
+    named_when_shared: bool = False
 
     def __post_init__(self):
         if not self.family:
@@ -95,12 +98,28 @@ def for_every_row(mistake, row_arguments, row_length):
     return replace(mistake, wrong=wrong)
 
 
+# Integer truncation: in C++, `int total = xt::sum(x)();` or `int s = 0; s += a * b;` drops
+# every fraction without a warning. On a case it can give the same numbers as another mistake
+# (the notebook's scores sum to 6.56, so dividing by `int total` divides by 6 = T, as dividing
+# by the number of scores does), so these mistakes are named_when_shared.
 def _int_accumulator(inputs, query):
     """`int s = 0; s += query[k] * x[k];`: C++ truncates the sum at every step."""
     total = torch.zeros(inputs.shape[0])
     for k in range(inputs.shape[1]):
         total = torch.trunc(total + query[k] * inputs[:, k])
     return total
+
+
+INT_ACCUMULATOR = Mistake(
+    "int_accumulator", "integer accumulator (int s = 0)",
+    "an int truncates every partial sum to a whole number: accumulate in a float.",
+    _int_accumulator, family="integer_truncation", named_when_shared=True)
+
+INT_TOTAL = Mistake(
+    "int_sum", "the sum was truncated to an integer (int total)",
+    "keep the total in a float: `int total = ...` drops its fraction.",
+    lambda scores: scores / torch.trunc(scores.sum()), family="integer_truncation",
+    named_when_shared=True)
 
 
 def _loop_to_d_in(inputs, query):
@@ -129,9 +148,7 @@ DOT_PRODUCT = [
     Mistake("running_sum", "sum never reset between inputs (running total)",
             "set the sum back to 0 for every input i, inside the loop over i.",
             lambda inputs, query: (inputs @ query).cumsum(dim=0)),
-    Mistake("int_accumulator", "integer accumulator (int s = 0)",
-            "an int truncates every partial sum to a whole number: accumulate in a float.",
-            _int_accumulator),
+    INT_ACCUMULATOR,
     Mistake("max_product", "took the largest product instead of the sum",
             "a dot product adds all d_in products; max() keeps only one of them.",
             lambda inputs, query: (inputs * query).amax(dim=1)),

@@ -106,7 +106,11 @@ std::string index_string(std::size_t flat, const std::vector<std::size_t>& shape
     return out.str();
 }
 
+// A number as a message shows it: 6 significant digits, and nan / inf / -inf as Python
+// prints them (printf writes "-nan" for a nan with its sign bit set).
 std::string number(double value) {
+    if (std::isnan(value)) return "nan";
+    if (std::isinf(value)) return value < 0 ? "-inf" : "inf";
     char buffer[32];
     std::snprintf(buffer, sizeof buffer, "%.6g", value);
     return buffer;
@@ -178,14 +182,22 @@ comparison compare(const any_tensor& actual, const expected_golden& expected) {
     for (const auto& m : mismatches) {
         if (m.times_tolerance > worst->times_tolerance) worst = &m;
     }
+    const std::string got_and_expected = "got " + number(worst->actual) + ", expected " +
+                                         number(worst->expected) + " (" +
+                                         times(worst->times_tolerance, allowed.exact()) + ")";
+    std::ostringstream details;
+    details << "\n  shape: " << shape_string(expected_shape) << " as expected"
+            << tolerance_line(expected);
+    if (expected_shape.empty()) {  // a 0-d value: no position to name, no list to show
+        verdict.reason = got_and_expected;
+        verdict.details = details.str() + both_tensors(actual, expected.tensor);
+        return verdict;
+    }
     verdict.reason = std::to_string(mismatches.size()) + " of " +
                      std::to_string(values_of(expected.tensor).size()) +
                      " values differ; worst at " + index_string(worst->flat_index, expected_shape) +
-                     ": got " + number(worst->actual) + ", expected " + number(worst->expected) +
-                     " (" + times(worst->times_tolerance, allowed.exact()) + ")";
-    std::ostringstream details;
-    details << "\n  shape: " << shape_string(expected_shape) << " as expected"
-            << tolerance_line(expected) << "\n  first mismatches:";
+                     ": " + got_and_expected;
+    details << "\n  first mismatches:";
     for (std::size_t i = 0; i < mismatches.size() && i < mismatches_listed; ++i) {
         const auto& m = mismatches[i];
         details << "\n    " << index_string(m.flat_index, expected_shape) << " got "

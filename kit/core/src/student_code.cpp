@@ -3,20 +3,88 @@
 
 #include "attn/errors.hpp"
 
+#include <cxxabi.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
 #include <exception>
+#include <memory>
+#include <regex>
+#include <typeinfo>
+#include <utility>
 
 namespace attn::kit {
+namespace {
 
-std::string failure_of(const std::function<void()>& code, const std::string& call) {
+// "attn::shape_error" rather than the mangled "N4attn11shape_errorE".
+std::string type_name(const std::exception& error) {
+    const char* mangled = typeid(error).name();
+    int status = 0;
+    const std::unique_ptr<char, void (*)(void*)> demangled(
+        abi::__cxa_demangle(mangled, nullptr, nullptr, &status), std::free);
+    return status == 0 && demangled ? demangled.get() : mangled;
+}
+
+bool is_identifier_char(char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
+}
+
+// Where `name` occurs as a whole identifier in `text` at or after `from`, or npos.
+std::size_t find_identifier(const std::string& text, const std::string& name, std::size_t from) {
+    for (auto at = text.find(name, from); at != std::string::npos; at = text.find(name, at + 1)) {
+        const auto end = at + name.size();
+        if ((at == 0 || !is_identifier_char(text[at - 1])) &&
+            (end == text.size() || !is_identifier_char(text[end]))) {
+            return at;
+        }
+    }
+    return std::string::npos;
+}
+
+}  // namespace
+
+std::string arguments_of(const std::string& call, const std::vector<argument>& loaded) {
+    const auto open = call.find('(');
+    if (open == std::string::npos) return "";
+    std::vector<std::pair<std::size_t, const argument*>> named;
+    for (const auto& each : loaded) {
+        const auto at = find_identifier(call, each.name, open);
+        if (at != std::string::npos) named.emplace_back(at, &each);
+    }
+    std::sort(named.begin(), named.end());
+    std::string text;
+    for (const auto& [at, each] : named) {
+        text += (text.empty() ? "" : ", ") + each->name + " " + each->value;
+    }
+    return text;
+}
+
+std::string readable_message(const std::string& what) {
+    static const std::regex xtensor_check(R"(^.*: check failed\n\t)");
+    static const std::regex bounds(R"(index (\d+) is out of bounds for axis (\d+) with size (\d+))");
+    static const std::regex breaks(R"(\s*[\n\t]\s*)");
+    static const std::regex trailing_space(R"(\s+$)");
+    std::string text = std::regex_replace(what, xtensor_check, "",
+                                          std::regex_constants::format_first_only);
+    text = std::regex_replace(text, bounds, "index $1 is out of bounds for axis $2 (size $3)");
+    text = std::regex_replace(text, trailing_space, "");
+    return std::regex_replace(text, breaks, " ");
+}
+
+std::string failure_of(const std::function<void()>& code, const std::string& call,
+                       const std::string& arguments) {
+    const std::string called_with = arguments.empty() ? "" : " — called with " + arguments;
     try {
         code();
         return "";
     } catch (const attn::not_implemented& stub) {
         return stub.what();
     } catch (const std::exception& error) {
-        return call + " threw: " + error.what();
+        return call + " threw " + type_name(error) + ": \"" + readable_message(error.what()) +
+               "\"" + called_with;
     } catch (...) {
-        return call + " threw something that is not a std::exception";
+        return call + " threw something that is not a std::exception" + called_with;
     }
 }
 

@@ -4,7 +4,7 @@ import torch
 
 from .. import notebooks
 from ..cases import Kind, recorder
-from ..mistakes import Mistake
+from ..mistakes import INT_TOTAL, Mistake
 
 
 def weights_and_sum(weights):
@@ -31,9 +31,7 @@ SUM_NORMALISATION = [
     Mistake("sum_over_score", "divided the sum by each score (upside down)",
             "weights[i] = scores[i] / total, not total / scores[i].",
             lambda scores: scores.sum() / scores),
-    Mistake("int_sum", "the sum was truncated to an integer",
-            "keep the total in a float: `int total = ...` drops its fraction.",
-            lambda scores: scores / torch.trunc(scores.sum())),
+    INT_TOTAL,
     Mistake("running_sum", "divided by the sum so far, not the total",
             "finish the sum over all scores before dividing any of them (two loops).",
             lambda scores: scores / scores.cumsum(dim=0)),

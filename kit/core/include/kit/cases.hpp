@@ -20,6 +20,8 @@
 #include "kit/golden_store.hpp"
 #include "kit/student_code.hpp"
 
+#include "attn/tensor.hpp"
+
 #include <xtensor/xtensor.hpp>
 
 #include <cstdint>
@@ -42,26 +44,32 @@ public:
 
     const case_entry& entry() const { return entry_; }
 
-    // The float32 input `name` of this case, of rank N.
+    // The float32 input `name` of this case, of rank N. Its shape is remembered: a call that
+    // throws names the shapes of its arguments.
     template <std::size_t N>
-    xt::xtensor<float, N> input(const std::string& name) const {
-        return store_.load_as<float, N>(input_path(name));
+    xt::xtensor<float, N> input(const std::string& name) {
+        auto tensor = store_.load_as<float, N>(input_path(name));
+        loaded_.push_back({name, shape_string(tensor.shape())});
+        return tensor;
     }
 
-    // An int64 scalar input (a dim, an index) of this case.
-    std::int64_t integer(const std::string& name) const {
-        return store_.load_as<std::int64_t, 0>(input_path(name))();
+    // An int64 scalar input (a dim, an index) of this case, remembered like input().
+    std::int64_t integer(const std::string& name) {
+        const std::int64_t value = store_.load_as<std::int64_t, 0>(input_path(name))();
+        loaded_.push_back({name, "= " + std::to_string(value)});
+        return value;
     }
 
     // Runs `call` (the text `call_text`, at file:line, for messages). If it throws, reports
-    // the one-line failure and throws case_stopped; else hands the result on as output
-    // `name` and returns it, evaluated, for a further output to use.
+    // the one-line failure, with the shapes of the inputs the call names, and throws
+    // case_stopped; else hands the result on as output `name` and returns it, evaluated,
+    // for a further output to use.
     template <class Call>
     auto result(const std::string& name, const char* call_text, const char* file, int line,
                 Call&& call) {
         std::optional<decltype(evaluated(call()))> value;
-        const std::string failure =
-            failure_of([&] { value.emplace(evaluated(call())); }, call_text);
+        const std::string failure = failure_of([&] { value.emplace(evaluated(call())); },
+                                               call_text, arguments_of(call_text, loaded_));
         if (!failure.empty()) {
             on_throw(failure, file, line);
             throw case_stopped{};
@@ -80,6 +88,8 @@ protected:
 
 private:
     std::string input_path(const std::string& name) const;
+
+    std::vector<argument> loaded_;  // the inputs loaded so far, in order
 };
 
 // One ATTN_CASE: the exercise it belongs to, its kind, its body and where it is written.

@@ -2,15 +2,37 @@
 //
 // An untouched stub's exception is its own message ("exercises/01_dot_scores.cpp:
 // attn::dot_scores(inputs, query) is not implemented yet ..."); any other exception names
-// the call that threw: "attn::softmax(scores, dim) threw: softmax: dim 2 is out of range".
+// the call as the test wrote it, the exception's type and message, and the arguments the
+// case passed:
+//   attn::context_vector(inputs, weights) threw attn::shape_error: "context_vector: ..." —
+//   called with inputs (6, 3), weights (5,)
+// (one line). xtensor's bounds check (XTENSOR_ENABLE_ASSERT) is shown without its header
+// path: "index 6 is out of bounds for axis 0 (size 6)".
 #pragma once
 
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace attn::kit {
 
+// One input a case loaded, as a failure describes it: {"inputs", "(6, 3)"}, {"dim", "= -1"}.
+struct argument {
+    std::string name;
+    std::string value;
+};
+
+// The arguments among `loaded` that `call` names, in the call's order:
+// "inputs (6, 3), weights (5,)" for "attn::context_vector(inputs, weights)"; "" if none.
+std::string arguments_of(const std::string& call, const std::vector<argument>& loaded);
+
+// An exception's what() as one readable line: xtensor's "<header>:438: check failed\n\t"
+// prefix dropped, its bounds message shortened, line breaks and tabs made spaces.
+std::string readable_message(const std::string& what);
+
 // Runs `code`; returns "" if it returned normally, else the one line that says what threw.
-std::string failure_of(const std::function<void()>& code, const std::string& call);
+// `arguments` is what arguments_of says about the call ("" leaves out "called with").
+std::string failure_of(const std::function<void()>& code, const std::string& call,
+                       const std::string& arguments = "");
 
 }  // namespace attn::kit
