@@ -175,7 +175,7 @@ int run_as_runner(int argc, char** argv) {
         const golden_store cases(option(argc, argv, "attn-run-cases"));
         const auto summary = run_cases(cases, results, option(argc, argv, "attn-case"));
         std::cout << "ran " << summary.cases << " cases; the code under test threw in "
-                  << summary.threw << '\n';
+                  << (summary.threw ? std::to_string(summary.threw) : "none") << '\n';
         return 0;
     } catch (const std::exception& error) {
         std::cerr << error.what() << '\n';
