@@ -23,6 +23,7 @@ from kitcli.catalogue import Kit  # noqa: E402
 
 CTEST_LAB = Path(__file__).resolve().parent / "fixtures" / "ctest-3.25"
 LAB_TIMEOUT_S = 3  # the TIMEOUT record.sh gives every test
+LAB_NOTEBOOK = "https://example.org/lab.ipynb"  # the notebook every lab exercise cites
 # What the test program of each of the lab's exercises does (record.sh).
 LAB_EXERCISES = {"01": "passes", "02": "fails", "03": "segfaults", "04": "aborts",
                  "05": "times_out", "06": "is_not_built", "07": "only_skips",
@@ -50,7 +51,9 @@ class ThrowawayKitTest(unittest.TestCase):
             exercises.append({"id": ex_id, "name": name, "title": f"The lab's {name} exercise",
                               "source": "ctest lab", "stub": stub,
                               "stub_blob": stubs.git_blob_id(stub_text(stub).encode()),
-                              "hints": ["gentle", "stronger", "nearly the answer"]})
+                              "hints": ["gentle", "stronger", "nearly the answer"],
+                              "notebook": [{"function": "f", "url": LAB_NOTEBOOK,
+                                            "cell": "In [1]", "call": "f()"}]})
         settings = {"test_timeout_s": LAB_TIMEOUT_S,
                     "packages": {"build": ["g++", "cmake"], "recorder": ["python3-torch"]}}
         (root / "exercises.json").write_text(json.dumps(

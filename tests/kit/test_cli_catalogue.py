@@ -63,9 +63,10 @@ class CatalogueTest(ThrowawayKitTest):
             "README.md's generated blocks and exercises.json's stub_blob values are "
             "current\n")))
         readme = self.kit.readme_path.read_text(encoding="utf-8")
-        self.assertIn("| 01 | The lab's passes exercise | ctest lab | `exercises/01_passes.cpp` "
+        cells = "[lab.ipynb](https://example.org/lab.ipynb) In [1]"
+        self.assertIn(f"| 01 | The lab's passes exercise | {cells} | `exercises/01_passes.cpp` "
                       "| ready: 2 cases, 2 named mistakes |", readme)
-        self.assertIn("| 02 | The lab's fails exercise | ctest lab | `exercises/02_fails.cpp` "
+        self.assertIn(f"| 02 | The lab's fails exercise | {cells} | `exercises/02_fails.cpp` "
                       "| ready: 1 cases, 0 named mistakes |", readme)
         self.assertIn("<!-- packages:begin -->\nDependencies (Debian 12 packages, installed by "
                       "`tools/kit setup`): g++, cmake; and\npython3-torch to record goldens "

@@ -7,6 +7,7 @@ point the same code at a throwaway kit in a temporary folder.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -62,3 +63,21 @@ class Kit:
         """The exercise after `ex` in course order, or None after the last one."""
         later = [candidate for candidate in self.exercises if candidate["id"] > ex["id"]]
         return later[0] if later else None
+
+
+def notebook_cells(ex: dict) -> list:
+    """[(notebook file name, its URL, "In [3], In [5]")]: the public notebook cells an exercise
+    mirrors (its "notebook" entries), one item per notebook in order of first mention, its
+    cells in notebook order."""
+    cells = {}
+    for entry in ex.get("notebook", []):
+        cited = cells.setdefault(entry["url"], [])
+        for cell in entry["cell"].split(", "):
+            if cell not in cited:
+                cited.append(cell)
+    def position(cell: str) -> tuple:
+        number = re.search(r"\d+", cell)
+        return (0, int(number[0])) if number else (1, 0)
+
+    return [(url.rsplit("/", 1)[-1], url, ", ".join(sorted(cited, key=position)))
+            for url, cited in cells.items()]

@@ -18,7 +18,7 @@ import re
 import textwrap
 
 from . import stubs
-from .catalogue import Kit, KitError
+from .catalogue import Kit, KitError, notebook_cells
 from .terminal import say
 
 TABLE_MARKERS = ("<!-- catalogue:begin -->", "<!-- catalogue:end -->")
@@ -50,11 +50,12 @@ def manifest_counts(kit: Kit) -> dict:
 
 
 def catalogue_table(kit: Kit, counts: dict) -> str:
-    rows = ["| # | Exercise | Source (seed document, cell) | Your file | Kit status |",
+    rows = ["| # | Exercise | Notebook cells | Your file | Kit status |",
             "|---|---|---|---|---|"]
     for ex in kit.exercises:
         cases, mistakes = counts[ex["id"]]
-        rows.append(f"| {ex['id']} | {ex['title']} | {ex['source']} | `{ex['stub']}` | "
+        cells = "; ".join(f"[{name}]({url}) {cited}" for name, url, cited in notebook_cells(ex))
+        rows.append(f"| {ex['id']} | {ex['title']} | {cells} | `{ex['stub']}` | "
                     f"ready: {cases} cases, {mistakes} named mistakes |")
     return "\n".join(rows)
 
