@@ -99,8 +99,11 @@ class ProgramEnd:
 def run_program(program: Path, arguments: list, timeout_s: float, cwd: Path) -> ProgramEnd:
     try:
         code, output = run_command([str(program), *arguments], cwd, timeout=timeout_s)
-    except subprocess.TimeoutExpired:
-        return ProgramEnd(None, timed_out=True)
+    except subprocess.TimeoutExpired as timeout:  # keep what it printed before it hung
+        printed = timeout.stdout or ""
+        if isinstance(printed, bytes):
+            printed = printed.decode("utf-8", "replace")
+        return ProgramEnd(None, output=printed, timed_out=True)
     except (FileNotFoundError, PermissionError):
         return ProgramEnd(None, not_found=True)
     return ProgramEnd(code, output)
