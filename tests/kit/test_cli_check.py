@@ -14,7 +14,7 @@ from pathlib import Path
 from unittest import mock
 
 from cli_testing import ThrowawayKitTest
-from kitcli import cli, show, student
+from kitcli import build, cli, reports, show, student
 from kitcli.terminal import from_here, shorten
 
 NOT_YET = ("exercises/02_fails.cpp: attn::softmax(x) is not implemented yet (replace the "
@@ -110,6 +110,41 @@ class CheckTest(ThrowawayKitTest):
         self.assertIn("--gtest_filter=*one_logit*", arguments.read_text())
         self.assertIn("(only the tests matching *one_logit*: `tools/kit check 02` runs them all)",
                       lines)
+
+
+class MemoryErrorSignsTest(unittest.TestCase):
+    """When check rebuilds with AddressSanitizer: a crash, nan or inf where the answer is
+    finite, or failures that change from run to run; not a plain wrong answer or a hang."""
+
+    def run_of(self, *failures, exit_code=1, timed_out=False):
+        cases = [reports.GtestCase("softmax_matrix.c%d" % i, "03_softmax/c", "failed",
+                                   text.splitlines()[0], (f"/k/t.cpp:1\n{text}",))
+                 for i, text in enumerate(failures)]
+        return student.TestRun(build.ProgramEnd(exit_code, timed_out=timed_out),
+                               None if exit_code is None or exit_code < 0 else cases, None)
+
+    def test_a_signal_is_a_sign(self):
+        self.assertEqual(student.memory_error_signs(self.run_of(exit_code=-11), None),
+                         "it crashed")
+
+    def test_a_timeout_is_not(self):
+        self.assertIsNone(student.memory_error_signs(self.run_of(exit_code=None,
+                                                                 timed_out=True), None))
+
+    def test_nan_where_the_answer_is_finite_is_a_sign(self):
+        run = self.run_of("4 of 4 values differ; worst at [0]: got nan, expected 0.25 (nan)")
+        self.assertIn("nan or inf", student.memory_error_signs(run, run))
+
+    def test_nan_where_the_answer_is_nan_is_not(self):
+        run = self.run_of("2 of 2 values differ; worst at [0]: got -inf, expected nan (x)")
+        self.assertIsNone(student.memory_error_signs(run, run))
+
+    def test_results_that_change_between_runs_are_a_sign(self):
+        first = self.run_of("worst at [0]: got 0.1, expected 0.25")
+        again = self.run_of("worst at [0]: got -1e+15, expected 0.25")
+        self.assertEqual(student.memory_error_signs(first, again),
+                         "two runs gave different results")
+        self.assertIsNone(student.memory_error_signs(first, first))
 
 
 class NextExerciseTest(ThrowawayKitTest):

@@ -114,9 +114,8 @@ NON_FINITE_GOT = re.compile(r"got -?(nan|inf)\b, expected -?(?!nan|inf)[\d.]")
 def memory_error_signs(first: TestRun, again: TestRun | None) -> str | None:
     """Why this run may have read or written memory it does not own, or None: a crash,
     nan or inf where the answer is finite, or failures that change from run to run."""
-    if first.cases is None:
-        return "it crashed" if first.end.signal is not None or (
-            first.end.exit_code not in (0, None)) else None
+    if first.cases is None:  # a signal is a crash; a timeout or an exit() is not
+        return "it crashed" if first.end.signal is not None else None
     failed = [case for case in first.cases if case.outcome == "failed"]
     if any(NON_FINITE_GOT.search(case.explanation) for case in failed):
         return "it returned nan or inf where the answer is finite"
