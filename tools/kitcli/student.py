@@ -239,6 +239,7 @@ def check(kit: Kit, number: str | None, pattern: str | None = None) -> int:
         for line in function_summary(first.cases):
             say(line)
     if memory_error:
+        say()
         for line in memory_error:
             say(line)
         say(f"Stuck? {hint_command}")
