@@ -166,8 +166,9 @@ def advice(ex: dict, error: Diagnostic) -> list:
         symbol = message[len("undefined reference to "):]
         name = symbol.split("(")[0]
         if name.startswith("attn::"):
+            header = ex.get("header", "the header")
             return [f"No file defines {name} exactly as the header declares it. If it is "
-                    f"yours, make its definition in {ex['stub']} match {ex.get('header', 'the header')} "
+                    f"yours, make its definition in {ex['stub']} match {header} "
                     "exactly: the same name, the same parameter types, const& included "
                     "(a different parameter list defines another function)."]
         return [f"{name} is declared and called, but no file defines it: write its body, or "

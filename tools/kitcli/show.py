@@ -102,8 +102,7 @@ def case_lines(kit: Kit, ex: dict, wanted: str | None) -> list:
     for role, names in (("input", entry["inputs"]), ("expected", entry["expected"])):
         for tensor in names:
             shape, code, values = read_npy(kit.root / ex["goldens"] / name / f"{tensor}.npy")
-            label = f"{role} {tensor}, shape ({', '.join(map(str, shape))}{',' if len(shape) == 1 else ''}):"
-            lines.append(label)
+            lines.append(f"{role} {tensor}, shape {shape}:")  # as Python writes a tuple
             lines += ["  " + line for line in torch_repr(shape, code, values).splitlines()]
     others = [other for other in cases if other != name]
     if others:

@@ -231,7 +231,8 @@ def check(kit: Kit, number: str | None, pattern: str | None = None) -> int:
 
     printed = printed_by_the_code(first.end.output, first.cases)
     if printed:
-        say(f"Your code printed{' (the last lines)' if len(printed) > PRINTED_LINES_SHOWN else ''}:")
+        cut = len(printed) > PRINTED_LINES_SHOWN
+        say(f"Your code printed{' (its last lines)' if cut else ''}:")
         for line in printed[-PRINTED_LINES_SHOWN:]:
             say(f"  | {line}")
         say()
