@@ -9,6 +9,10 @@ unittest only, no build needed):
                          output of status and check
   test_cli_stubs.py      "not started" and reset go by the stub's git blob, not git status
   test_cli_catalogue.py  tools/kit catalogue and --check: stub_blob values, README blocks
+  test_cli_diagnose.py   the first compile error, warnings, sanitizer reports (real g++ output)
+  test_cli_check.py      check's report: one per failure, per function, a hang; the commands
+
+test_student_view.py (ctest: kit.student_view) drives tools/kit on a built copy of the kit.
 
 One file alone: python3 tests/kit/test_cli_progress.py
 """

@@ -12,7 +12,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import reports
+from . import diagnose, reports
 from .catalogue import Kit
 from .terminal import BuildProgress
 
@@ -110,18 +110,16 @@ def run_ctest(kit: Kit, preset: str, *selection: str) -> CtestRun:
 
 
 def compile_error(ex: dict, build_output: str) -> str | None:
-    """If the exercise's file did not compile or link: the first error, preferring one
-    in the file itself. Ninja names each failed step on a line starting "FAILED:"."""
-    lines = build_output.splitlines()
-    targets = (f"ex{ex['id']}_exercises", f"test_ex{ex['id']}_exercises")
-    failed = [i for i, line in enumerate(lines)
-              if line.startswith("FAILED:") and any(t in line for t in targets)]
-    if not failed:
-        return None
-    errors = [line.strip() for line in lines[failed[0]:]
-              if re.search(r": error:|undefined reference|multiple definition", line)]
-    own = [line[line.find(ex["stub"]):] for line in errors if ex["stub"] in line]
-    return (own or errors or ["see `tools/kit check " + ex["id"] + "`"])[0]
+    """If the exercise's file did not compile or link: its first error as one line,
+    preferring one in the file itself (diagnose.py reads the compiler's output)."""
+    error = diagnose.first_error(ex, build_output)
+    if error is not None:
+        return diagnose.one_line(ex, error)
+    if diagnose.failed_steps(build_output, ex).strip() or any(
+            line.startswith("FAILED:") and f"ex{ex['id']}_exercises" in line
+            for line in build_output.splitlines()):
+        return f"see `tools/kit check {ex['id']}`"
+    return None
 
 
 @dataclass(frozen=True)
@@ -140,8 +138,11 @@ class ProgramEnd:
 def run_program(program: Path, arguments: list, timeout_s: float, cwd: Path) -> ProgramEnd:
     try:
         code, output = run_command([str(program), *arguments], cwd, timeout=timeout_s)
-    except subprocess.TimeoutExpired:
-        return ProgramEnd(None, timed_out=True)
+    except subprocess.TimeoutExpired as timeout:  # keep what it printed before it hung
+        printed = timeout.stdout or ""
+        if isinstance(printed, bytes):
+            printed = printed.decode("utf-8", "replace")
+        return ProgramEnd(None, output=printed, timed_out=True)
     except (FileNotFoundError, PermissionError):
         return ProgramEnd(None, not_found=True)
     return ProgramEnd(code, output)

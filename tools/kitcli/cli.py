@@ -13,15 +13,25 @@ def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(
         prog="tools/kit", description="Your progress, checks and hints for the Attention "
                                       "Kit's exercises.")
-    commands = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    commands = top.add_subparsers(dest="command", metavar="COMMAND")
     commands.add_parser("status", help="build, test and show your progress")
-    commands.add_parser("check", help="build and test one exercise, explaining failures"
-                        ).add_argument("exercise", help="its number, e.g. 03")
-    hint = commands.add_parser("hint", help="show a hint for one exercise")
-    hint.add_argument("exercise", help="its number, e.g. 03")
+    check = commands.add_parser("check", help="build and test one exercise (the Next one "
+                                              "without a number), explaining failures")
+    check.add_argument("exercise", nargs="?", help="its number, e.g. 03")
+    check.add_argument("pattern", nargs="?",
+                       help="only the tests whose name contains it, e.g. rows or dim")
+    hint = commands.add_parser("hint", help="show a hint for one exercise (the Next one "
+                                            "without a number)")
+    hint.add_argument("exercise", nargs="?", help="its number, e.g. 03")
     hint.add_argument("level", nargs="?", type=int, default=1,
                       help="1 (gentlest, the default) up to the last, nearly the answer")
-    commands.add_parser("watch", help="re-check an exercise on every save")
+    commands.add_parser("watch", help="check an exercise now and on every save (without a "
+                                      "number: the Next one, then any you save)"
+                        ).add_argument("exercise", nargs="?", help="its number, e.g. 03")
+    show = commands.add_parser("show", help="a case's inputs and expected output, as "
+                                            "PyTorch prints them")
+    show.add_argument("exercise", nargs="?", help="its number, e.g. 03")
+    show.add_argument("case", nargs="?", help="the case (default: the notebook's)")
     commands.add_parser("reset", help="restore an exercise's stub (yours goes to .kit/backups/)"
                         ).add_argument("exercise", help="its number, e.g. 03")
     packages = commands.add_parser("setup", help="install the Debian packages")
@@ -42,21 +52,27 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list | None = None) -> int:
-    args = parser().parse_args(argv)
+    arguments = parser()
+    args = arguments.parse_args(argv)
+    if args.command is None:  # `tools/kit` alone
+        arguments.print_help()
+        return 0
     try:
         kit = Kit.load()
         if args.command == "status":
             return student.status(kit)
         if args.command == "check":
-            return student.check(kit, args.exercise)
+            return student.check(kit, args.exercise, args.pattern)
         if args.command == "hint":
             return student.hint(kit, args.exercise, args.level)
         if args.command == "watch":
-            return student.watch(kit)
+            return student.watch(kit, args.exercise)
+        if args.command == "show":
+            return student.show(kit, args.exercise, args.case)
         if args.command == "reset":
             return student.reset(kit, args.exercise)
         if args.command == "setup":
-            return 0 if setup.install(kit, with_recorder=args.recorder) else 1
+            return 0 if setup.install(kit, with_recorder=args.recorder, say_so=True) else 1
         if args.command == "test":
             return selftest.run(kit, args.preset, goldens_check=not args.no_goldens_check)
         return generated.catalogue(kit, check=args.check, readme_only=args.readme_only)

@@ -19,6 +19,7 @@ from .catalogue import Kit
 
 DONE, FAILING, SKIPPED, NOT_STARTED = "done", "failing", "skipped", "not started"
 STUB_MARKER = "not implemented yet"  # in every attn::not_implemented message
+NAMED_MISTAKE = "looks like: "       # a failure that recognised a known mistake says so
 
 # ctest 3.25's JUnit names no cause for a failure; a run that lasted (nearly) the whole
 # TIMEOUT was ended by it (ctest records e.g. 2.998 s for TIMEOUT 3).
@@ -37,18 +38,36 @@ class State(NamedTuple):
     reason: str  # "" when done or not started
 
 
-def timed_out(timeout_s: float) -> str:
-    return f"timed out after {timeout_s:g} s (an endless loop?)"
+def timed_out(timeout_s: float, test: str | None = None) -> str:
+    during = f" in {test}" if test else ""
+    return f"timed out after {timeout_s:g} s{during} (an endless loop?)"
 
 
-def program_end_reason(end: build.ProgramEnd, timeout_s: float) -> str:
-    """Why a test program that ran left no verdict: a timeout, a signal, an early exit."""
+def progress_file(kit: Kit, preset: str, ex: dict) -> Path:
+    """Where the exercise's test program names the test it is running (--attn-progress):
+    left behind by a program that hung or crashed, deleted by one that ended normally."""
+    return build.reports_dir(kit, preset) / f"ex{ex['id']}.exercises.running"
+
+
+def running_test(path: Path) -> str | None:
+    """The test a program was running when it hung or crashed, from its progress file."""
+    try:
+        return path.read_text(encoding="utf-8").strip() or None
+    except OSError:
+        return None
+
+
+def program_end_reason(end: build.ProgramEnd, timeout_s: float,
+                       test: str | None = None) -> str:
+    """Why a test program that ran left no verdict: a timeout, a signal, an early exit.
+    `test` is the test it was running, when its progress file says."""
     if end.timed_out:
-        return timed_out(timeout_s)
+        return timed_out(timeout_s, test)
     if end.not_found:
         return "its test program was not built"
     if end.signal is not None:
-        return SIGNAL_REASONS.get(end.signal, f"crashed ({build.signal_name(end.signal)})")
+        reason = SIGNAL_REASONS.get(end.signal, f"crashed ({build.signal_name(end.signal)})")
+        return reason.replace("crashed", f"crashed in {test}", 1) if test else reason
     if end.exit_code == 0:
         return "its test program ended before writing its report (does the code call exit()?)"
     return (f"its test program exited with status {end.exit_code} before its tests finished "
@@ -70,12 +89,13 @@ def missing_report_reason(kit: Kit, ex: dict, result: reports.CtestResult | None
         return "its ctest test is disabled"
     if result.passed:
         return "its test program ended before writing its report (does the code call exit()?)"
+    test = running_test(program.parent.parent / "reports" / progress_file(kit, "", ex).name)
     if result.time_s >= TIMEOUT_FRACTION * kit.test_timeout_s:
-        return timed_out(kit.test_timeout_s)
+        return timed_out(kit.test_timeout_s, test)
     end = build.run_program(program, ["--gtest_brief=1"], kit.test_timeout_s, kit.root)
     if end.not_found or end.exit_code == 0:  # gone since, or it did not crash this time
-        return "crashed before its tests finished"
-    return program_end_reason(end, kit.test_timeout_s)
+        return f"crashed in {test}" if test else "crashed before its tests finished"
+    return program_end_reason(end, kit.test_timeout_s, test)
 
 
 def verdict(ex: dict, cases: list, program_passed: bool) -> State:
@@ -83,7 +103,8 @@ def verdict(ex: dict, cases: list, program_passed: bool) -> State:
     failed = [case for case in cases if case.outcome == "failed"]
     if failed:
         own = [case.failure for case in failed if STUB_MARKER not in case.failure]
-        first = (own or [case.failure for case in failed])[0]
+        named = [failure for failure in own if NAMED_MISTAKE in failure]
+        first = (named or own or [case.failure for case in failed])[0]
         return State(FAILING, first or f"{failed[0].name} failed")
     unfinished = [case for case in cases if case.outcome in ("skipped", "not run")]
     if unfinished:

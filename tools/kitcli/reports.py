@@ -61,6 +61,17 @@ class GtestCase:
     value_case: str | None  # its "attn_case" property, or None for a validation test
     outcome: str            # "passed", "failed", "skipped" or "not run" (disabled)
     failure: str            # the first meaningful line of its first failure, or ""
+    texts: tuple = ()       # each failure in full, decoded, as GoogleTest printed it
+
+    @property
+    def kind(self) -> str:
+        """The suite: for a value case its ATTN_CASE kind, the function it calls."""
+        return self.name.split(".")[0]
+
+    @property
+    def explanation(self) -> str:
+        """Its first failure without GoogleTest's "file:line" and "Failed" lines."""
+        return failure_body(self.texts[0]) if self.texts else ""
 
 
 def read_gtest_report(path: Path) -> list | None:
@@ -76,17 +87,18 @@ def gtest_cases(report: dict) -> list:
     cases = []
     for suite in report.get("testsuites", []):
         for test in suite.get("testsuite", []):
-            failures = [failure_message(failure.get("failure", ""))
-                        for failure in test.get("failures", [])]
+            texts = tuple(utf8_text(failure.get("failure", ""))
+                          for failure in test.get("failures", []))
             if test.get("status") == "NOTRUN":
                 outcome = "not run"
             elif test.get("result") == "SKIPPED":
                 outcome = "skipped"
             else:
-                outcome = "failed" if failures else "passed"
+                outcome = "failed" if texts else "passed"
             cases.append(GtestCase(name=f"{suite['name']}.{test['name']}",
                                    value_case=test.get("attn_case"), outcome=outcome,
-                                   failure=failures[0] if failures else ""))
+                                   failure=failure_message(texts[0]) if texts else "",
+                                   texts=texts))
     return cases
 
 
@@ -99,13 +111,31 @@ def utf8_text(text: str) -> str:
         return text  # already decoded, or not UTF-8: leave it as it is
 
 
-def failure_message(text: str) -> str:
-    """The line of a GoogleTest failure that says what went wrong."""
-    lines = utf8_text(text).splitlines()
-    # GoogleTest puts "file:line" (or "unknown file") first; the message follows.
+# xtensor's bounds check (XTENSOR_ENABLE_ASSERT) throws "<its header>:438: check
+# failed\n\tindex 6 is out of bounds for axis 0 with size 6"; the student needs the second
+# half only.
+BOUNDS_CHECK = re.compile(r"\S*xtensor/\S+\.hpp:\d+: check failed\s+(index \d+ is out of "
+                          r"bounds for axis \d+) with size (\d+)")
+
+
+def readable_failure(text: str) -> str:
+    return BOUNDS_CHECK.sub(r"\1 (size \2)", text)
+
+
+def failure_body(text: str) -> str:
+    """A failure's text without GoogleTest's "file:line" (or "unknown file") and "Failed"
+    lines, an uncaught exception unwrapped."""
+    lines = readable_failure(text).splitlines()
     if lines and re.match(r".*:\d+$|unknown file$", lines[0]):
         lines = lines[1:]
     if lines and lines[0] == "Failed":  # ADD_FAILURE(), ADD_FAILURE_AT() and FAIL() say so
         lines = lines[1:]
-    message = lines[0] if lines else ""
-    return re.sub(r'^C\+\+ exception with description "(.*)" thrown.*$', r"\1", message)
+    body = "\n".join(lines)
+    return re.sub(r'^C\+\+ exception with description "(.*)" thrown in the test body\.$',
+                  r"\1", body, flags=re.DOTALL)
+
+
+def failure_message(text: str) -> str:
+    """The line of a GoogleTest failure that says what went wrong."""
+    lines = failure_body(utf8_text(text)).splitlines()
+    return lines[0] if lines else ""

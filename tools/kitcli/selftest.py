@@ -85,8 +85,11 @@ def run(kit: Kit, preset: str, goldens_check: bool) -> int:
     problems, checked = stub_problems(kit, preset, ctest.results)
     for problem in problems:
         say("  " + problem)
-    say(f"  {checked} untouched stubs checked: "
-        + (f"{len(problems)} problems" if problems else "each fails cleanly, naming its file"))
+    if checked:  # never claim anything of zero stubs
+        say(f"  {checked} untouched stubs checked: "
+            + (f"{len(problems)} problems" if problems else "each fails cleanly, naming its file"))
+    else:
+        say("  no untouched stub to check: every exercise file has been edited")
     ok &= not problems
 
     if goldens_check:

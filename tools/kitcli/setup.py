@@ -24,13 +24,16 @@ def missing_packages(kit: Kit, packages: list) -> list:
     return [package for package in packages if package not in installed]
 
 
-def install(kit: Kit, with_recorder: bool = False) -> bool:
-    """Installs what is missing when run as root; else says exactly what to install."""
+def install(kit: Kit, with_recorder: bool = False, say_so: bool = False) -> bool:
+    """Installs what is missing when run as root; else says exactly what to install.
+    `say_so`: also say when everything is installed (`tools/kit setup` itself)."""
     wanted = kit.settings["packages"]["build"]
     if with_recorder:
         wanted = wanted + kit.settings["packages"]["recorder"]
     missing = missing_packages(kit, wanted)
     if not missing:
+        if say_so:
+            say("kit setup: everything is installed (" + ", ".join(wanted) + ")")
         return True
     if os.geteuid() != 0:
         say("kit: these Debian packages are missing: " + " ".join(missing))

@@ -1,21 +1,27 @@
-"""The student's commands: status, check, hint, watch and reset."""
+"""The student's commands: status, check, hint, watch, reset and show."""
 
 from __future__ import annotations
 
 import datetime
+import os
+import re
+import subprocess
 import time
+from dataclasses import dataclass
 
-from . import build, progress, reports, setup, stubs
-from .catalogue import Kit
-from .terminal import progress_bar, say, screen_width, shorten
+from . import build, diagnose, progress, reports, setup, show as show_case, stubs
+from .catalogue import Kit, notebook_cells
+from .terminal import from_here, kit_command, progress_bar, say, screen_width, shorten
 
 MARKS = {progress.DONE: "✓", progress.FAILING: "✗", progress.SKIPPED: "·",
          progress.NOT_STARTED: "·"}
+BUILD_LOG = "build/kit-build.log"  # written by build.configure_and_build
+PRINTED_LINES_SHOWN = 30           # of what the student's code printed
 
 
 def status(kit: Kit) -> int:
-    """Builds everything, runs every exercise, prints one line each and the progress bar.
-    Exits 0 whenever it could build and report, whatever the score."""
+    """Builds the student's view, runs every exercise, prints one line each and the
+    progress bar. Exits 0 whenever it could build and report, whatever the score."""
     if not setup.install(kit):
         return 1
     say(build.announce(kit, "default", "your exercises"))
@@ -33,7 +39,10 @@ def status(kit: Kit) -> int:
     for ex in kit.exercises:
         state = progress.exercise_state(kit, ex, "default", build_output, ctest.results)
         states.append((ex, state))
+        warnings = diagnose.remember_warnings(kit, ex, build_output)
         line = f"  {MARKS[state.name]} {ex['id']} {ex['name']:<{width}}  {state.name}"
+        if warnings:
+            line += f" ({diagnose.count(len(warnings), 'compiler warning')})"
         say(shorten(line + (f": {state.reason}" if state.reason else ""), columns))
     done = sum(state.name == progress.DONE for _, state in states)
     say()
@@ -42,56 +51,260 @@ def status(kit: Kit) -> int:
     pending = [ex for ex, state in states if state.name != progress.DONE]
     if pending:
         ex = pending[0]
-        say(f"Next: exercise {ex['id']}, {ex['title']} ({ex['source']})")
-        say(f"      edit {ex['stub']}; `tools/kit check {ex['id']}` explains the failures, "
-            f"`tools/kit hint {ex['id']}` gives a hint.")
+        cells = "; ".join(f"{name} {cited}" for name, _, cited in notebook_cells(ex))
+        say(f"Next: exercise {ex['id']}, {ex['title']}" + (f" ({cells})" if cells else ""))
+        say(f"      edit {from_here(kit.root, ex['stub'])}; "
+            f"`{kit_command(kit.root, 'check ' + ex['id'])}` explains the failures, "
+            f"`{kit_command(kit.root, 'hint ' + ex['id'])}` gives a hint.")
     else:
         say("✓ Every exercise passes. Well done!")
     say(f"{done}/{len(kit.exercises)} exercises done")
     return 0
 
 
-def check(kit: Kit, number: str) -> int:
-    """Builds and runs one exercise's test program directly, printing every message."""
-    ex = kit.exercise(number)
+# ---- which exercise -------------------------------------------------------------------
+
+def known_done(kit: Kit, ex: dict) -> bool:
+    """Done by the report its last full run left (status or check), if that run saw the
+    file as it is now: an untouched stub, or a file saved since, is never known done."""
+    report = build.gtest_report_path(kit, "default", ex)
+    try:
+        if report.stat().st_mtime < (kit.root / ex["stub"]).stat().st_mtime:
+            return False
+    except OSError:
+        return False
+    cases = reports.read_gtest_report(report)
+    return (cases is not None and not stubs.is_pristine(kit, ex)
+            and progress.verdict(ex, cases, program_passed=True).name == progress.DONE)
+
+
+def chosen(kit: Kit, number: str | None) -> dict:
+    """The exercise numbered `number`, or without one the Next exercise: the first that
+    the reports of the last `status` or `check` do not show done, which needs no build."""
+    if number is not None:
+        return kit.exercise(number)
+    ex = next((ex for ex in kit.exercises if not known_done(kit, ex)), kit.exercises[-1])
+    say(f"(no number given: exercise {ex['id']} is Next, the first one the reports of your "
+        f"last `status` or `check` do not show done)")
+    return ex
+
+
+# ---- check ----------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class TestRun:
+    end: build.ProgramEnd
+    cases: list | None  # None: the program wrote no report (a crash, a timeout, an exit)
+    running: str | None  # the test it was running when it hung or crashed
+
+
+def run_tests(kit: Kit, ex: dict, program, selection: list, report) -> TestRun:
+    report.parent.mkdir(parents=True, exist_ok=True)
+    report.unlink(missing_ok=True)
+    running = progress.progress_file(kit, "default", ex)
+    running.unlink(missing_ok=True)
+    end = build.run_program(program, ["--gtest_brief=1", f"--gtest_output=json:{report}",
+                                      f"--attn-progress={running}", *selection],
+                            kit.test_timeout_s, kit.root)
+    return TestRun(end, reports.read_gtest_report(report), progress.running_test(running))
+
+
+NON_FINITE_GOT = re.compile(r"got -?(nan|inf)\b, expected -?(?!nan|inf)[\d.]")
+
+
+def memory_error_signs(first: TestRun, again: TestRun | None) -> str | None:
+    """Why this run may have read or written memory it does not own, or None: a crash,
+    nan or inf where the answer is finite, or failures that change from run to run."""
+    if first.cases is None:  # a signal is a crash; a timeout or an exit() is not
+        return "it crashed" if first.end.signal is not None else None
+    failed = [case for case in first.cases if case.outcome == "failed"]
+    if any(NON_FINITE_GOT.search(case.explanation) for case in failed):
+        return "it returned nan or inf where the answer is finite"
+    if again is not None and again.cases is not None and (
+            [case.texts for case in first.cases] != [case.texts for case in again.cases]):
+        return "two runs gave different results"
+    return None
+
+
+def sanitizer_verdict(kit: Kit, ex: dict, selection: list, why: str) -> list | None:
+    """Builds the exercise's test program with AddressSanitizer and UBSan, runs it, and
+    returns the lines that explain the first memory error, or None if there was none."""
+    target = f"test_ex{ex['id']}_exercises_asan"
+    say(f"… {why}: rebuilding it with AddressSanitizer to find where (target {target}) ...")
+    started = time.monotonic()
+    _, built, build_output = build.configure_and_build(kit, "default", target)
+    if not built:
+        say(f"  (the AddressSanitizer build failed; {from_here(kit.root, BUILD_LOG)} says why)")
+        return None
+    running = build.reports_dir(kit, "default") / f"ex{ex['id']}.asan.running"
+    running.unlink(missing_ok=True)
+    environment = dict(os.environ, ASAN_OPTIONS="detect_leaks=0:halt_on_error=1",
+                       UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1")
+    try:
+        result = subprocess.run([str(build.build_dir(kit, "default") / "bin" / target),
+                                 "--gtest_brief=1", f"--attn-progress={running}", *selection],
+                                cwd=kit.root, env=environment, stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, text=True, errors="replace",
+                                timeout=4 * kit.test_timeout_s)
+    except (subprocess.TimeoutExpired, OSError) as error:
+        say(f"  (the AddressSanitizer run did not finish: {error})")
+        return None
+    report = diagnose.sanitizer_report(ex, result.stdout)
+    if report is None:
+        say(f"  AddressSanitizer found no memory error ({time.monotonic() - started:.0f} s).")
+        return None
+    return diagnose.render_sanitizer(kit, ex, report, progress.running_test(running),
+                                     lambda path: from_here(kit.root, path))
+
+
+def group_failures(failed: list) -> list:
+    """[(first case, [names of the other cases failing the same way])]. Failures are the
+    same when their texts differ only in the case's folder and the dim it passes."""
+    groups: dict = {}
+    for case in failed:
+        key = re.sub(r"dim=-?\d+", "dim=…", re.sub(r"\b\d\d_\w+/[\w.-]+/", "…/",
+                                                   case.explanation))
+        groups.setdefault(key, []).append(case)
+    return [(cases[0], [case.name for case in cases[1:]]) for cases in groups.values()]
+
+
+def function_summary(cases: list) -> list:
+    """✓/✗ per function (each ATTN_CASE kind) of an exercise with several."""
+    kinds: dict = {}
+    for case in cases:
+        if case.value_case is not None:
+            kinds.setdefault(case.kind, []).append(case)
+    if len(kinds) < 2:
+        return []
+    width = max(len(kind) for kind in kinds)
+    lines = []
+    for kind, kind_cases in kinds.items():
+        failing = sum(case.outcome != "passed" for case in kind_cases)
+        mark, what = (("✗", f"{failing} of {len(kind_cases)} cases fail") if failing
+                      else ("✓", f"all {len(kind_cases)} cases pass"))
+        lines.append(f"  {mark} {kind:<{width}}  {what}")
+    return lines
+
+
+def printed_by_the_code(console: str, cases: list) -> list:
+    """What the student's code printed: the console output without GoogleTest's."""
+    for case in cases or []:
+        for text in case.texts:
+            location, _, rest = text.partition("\n")
+            console = console.replace(f"{location}: Failure\n{rest}\n", "", 1)
+    gtest_line = re.compile(r"^(\[ *[A-Z=-]+ *\]|Running main\(\) from|Note: Google Test "
+                            r"filter|\s*YOU HAVE \d+ DISABLED|\d+ FAILED TESTS?$)")
+    return [line for line in console.splitlines() if line.strip() and not gtest_line.match(line)]
+
+
+def check(kit: Kit, number: str | None, pattern: str | None = None) -> int:
+    """Builds and runs one exercise's test program directly and explains what it saw."""
+    ex = chosen(kit, number)
     if not setup.install(kit):
         return 1
+    stub = from_here(kit.root, ex["stub"])
+    hint_command = f"`{kit_command(kit.root, 'hint ' + ex['id'])}`"
     program = build.test_program(kit, "default", ex)
-    say(f"Exercise {ex['id']}: {ex['title']}  ({ex['stub']})")
+    say(f"Exercise {ex['id']}: {ex['title']}  ({stub})")
     if not (build.build_dir(kit, "default") / "build.ninja").exists():
         say(build.announce(kit, "default", f"exercise {ex['id']}"))
     configured, built, build_output = build.configure_and_build(kit, "default", program.name)
-    if not configured or not built:
-        say(build_output[-6000:])
-        say(f"✗ {ex['stub']} does not compile yet: the compiler's first error is at the top "
-            f"of the messages above. Stuck? `tools/kit hint {ex['id']}`")
+    if not configured:
+        say(build_output[-4000:])
+        say("kit: cmake could not configure the build; the messages above say why.")
         return 1
-    report = build.gtest_report_path(kit, "default", ex)
-    report.parent.mkdir(parents=True, exist_ok=True)
-    report.unlink(missing_ok=True)
-    end = build.run_program(program, ["--gtest_brief=1", f"--gtest_output=json:{report}"],
-                            kit.test_timeout_s, kit.root)
-    for line in end.output.rstrip().splitlines():
-        if not line.startswith("Running main() from"):  # gtest_main's greeting
+    warnings = diagnose.remember_warnings(kit, ex, build_output)
+    if not built:
+        return compile_failure(kit, ex, build_output, hint_command)
+    if warnings:
+        say(f"⚠ {diagnose.count(len(warnings), 'compiler warning')} in {stub}:")
+        for warning in warnings:
+            for line in diagnose.render_warning(ex, warning, lambda p: from_here(kit.root, p)):
+                say(line)
+        say()
+
+    selection = [f"--gtest_filter=*{pattern}*"] if pattern else []
+    report = (build.gtest_report_path(kit, "default", ex) if not pattern else
+              build.reports_dir(kit, "default") / f"ex{ex['id']}.subset.json")
+    first = run_tests(kit, ex, program, selection, report)
+    failed = [case for case in first.cases or [] if case.outcome == "failed"]
+    again = run_tests(kit, ex, program, selection, report) if failed else None
+    why = memory_error_signs(first, again)
+    memory_error = sanitizer_verdict(kit, ex, selection, why) if why else None
+
+    printed = printed_by_the_code(first.end.output, first.cases)
+    if printed:
+        cut = len(printed) > PRINTED_LINES_SHOWN
+        say(f"Your code printed{' (its last lines)' if cut else ''}:")
+        for line in printed[-PRINTED_LINES_SHOWN:]:
+            say(f"  | {line}")
+        say()
+    if first.cases is not None:
+        for line in function_summary(first.cases):
             say(line)
-    cases = reports.read_gtest_report(report)
-    if cases is None:
-        say(f"✗ {ex['stub']}: {progress.program_end_reason(end, kit.test_timeout_s)}")
+    if memory_error:
+        say()
+        for line in memory_error:
+            say(line)
+        say(f"Stuck? {hint_command}")
         return 1
-    state = progress.verdict(ex, cases, program_passed=end.exit_code == 0)
-    if state.name == progress.DONE:
+    if first.cases is None:
+        reason = progress.program_end_reason(first.end, kit.test_timeout_s, first.running)
+        say(f"✗ {stub}: {reason}. Stuck? {hint_command}")
+        return 1
+
+    for case, also in group_failures(failed):
+        say()
+        say(f"✗ {case.name}")
+        say(case.explanation)
+        if also:
+            say(f"  also for: {', '.join(also)}")
+    if failed:
+        say()
+    if pattern:
+        say(f"(only the tests matching *{pattern}*: `{kit_command(kit.root, 'check ' + ex['id'])}`"
+            " runs them all)")
+    state = progress.verdict(ex, first.cases, program_passed=first.end.exit_code == 0)
+    if state.name == progress.DONE and not pattern:
         following = kit.following(ex)
-        next_step = (f"next: `tools/kit check {following['id']}` ({following['stub']})"
-                     if following else "that was the last one: `tools/kit status`")
+        next_step = (f"next: `{kit_command(kit.root, 'check ' + following['id'])}` "
+                     f"({from_here(kit.root, following['stub'])})" if following else
+                     f"that was the last one: `{kit_command(kit.root, 'status')}`")
         say(f"✓ Exercise {ex['id']} done — {next_step}")
         return 0
-    say(f"{MARKS[state.name]} Exercise {ex['id']} is not done yet ({ex['stub']}): "
-        f"{state.reason}. Stuck? `tools/kit hint {ex['id']}`")
+    if state.name == progress.DONE:
+        say(f"✓ The tests matching *{pattern}* pass.")
+        return 0
+    say(f"{MARKS[state.name]} Exercise {ex['id']} is not done yet ({stub}): "
+        f"{state.reason}. Stuck? {hint_command}")
     return 1
 
 
-def hint(kit: Kit, number: str, level: int) -> int:
-    ex = kit.exercise(number)
+def compile_failure(kit: Kit, ex: dict, build_output: str, hint_command: str) -> int:
+    """The first error of the student's file on top, then where the rest is."""
+    error = diagnose.first_error(ex, build_output)
+    stub = from_here(kit.root, ex["stub"])
+    if error is None:  # something else failed to build: show the end of the build
+        say(build_output[-3000:])
+        say(f"✗ Exercise {ex['id']} did not build, but not because of {stub}: the messages "
+            "above say why.")
+    else:
+        for line in diagnose.render_error(kit, ex, error, lambda p: from_here(kit.root, p)):
+            say(line)
+        more = len(diagnose.own_file_errors(ex, build_output)) - 1
+        say()
+        say(f"✗ {stub} does not compile yet"
+            + (f" (and {diagnose.count(more, 'more error')} in it: fix this one first, "
+               "the others often follow from it)" if more > 0 else "")
+            + f". Stuck? {hint_command}")
+    say(f"full log: {from_here(kit.root, BUILD_LOG)}")
+    return 1
+
+
+# ---- hint, watch, reset, show ---------------------------------------------------------
+
+def hint(kit: Kit, number: str | None, level: int) -> int:
+    ex = chosen(kit, number)
     hints = ex["hints"]
     level = min(max(level, 1), len(hints))
     say(f"Exercise {ex['id']} — hint {level} of {len(hints)}:")
@@ -99,15 +312,22 @@ def hint(kit: Kit, number: str, level: int) -> int:
     for cell in ex.get("notebook", []):  # the public notebook cells the exercise mirrors
         say(f"Notebook, {cell['function']}: {cell['cell']} of {cell['url']} — {cell['call']}")
     if level < len(hints):
-        say(f"More: `tools/kit hint {ex['id']} {level + 1}`")
+        more = kit_command(kit.root, f"hint {ex['id']} {level + 1}")
+        say(f"More: `{more}`")
     return 0
 
 
-def watch(kit: Kit) -> int:
-    """Re-checks an exercise each time its file is saved, until Ctrl-C."""
-    files = {kit.root / ex["stub"]: ex for ex in kit.exercises}
+def watch(kit: Kit, number: str | None) -> int:
+    """Checks the exercise once, then again each time its file is saved, until Ctrl-C.
+    Without a number: the Next exercise first, then whichever file is saved."""
+    first = chosen(kit, number)
+    watched = [first] if number is not None else kit.exercises
+    files = {kit.root / ex["stub"]: ex for ex in watched}
     seen = {path: path.stat().st_mtime for path in files if path.exists()}
-    say("Watching exercises/: save a file to check it. Ctrl-C stops.")
+    check(kit, first["id"])
+    say()
+    say(f"Watching {from_here(kit.root, first['stub']) if number is not None else 'exercises/'}"
+        ": save to check again. Ctrl-C stops.")
     try:
         while True:
             time.sleep(1)
@@ -115,7 +335,7 @@ def watch(kit: Kit) -> int:
                 mtime = path.stat().st_mtime if path.exists() else None
                 if mtime != seen.get(path):
                     seen[path] = mtime
-                    say(f"\n--- {ex['stub']} changed ---")
+                    say(f"\n--- {from_here(kit.root, ex['stub'])} changed ---")
                     check(kit, ex["id"])
     except KeyboardInterrupt:
         say()
@@ -127,17 +347,28 @@ def reset(kit: Kit, number: str) -> int:
     student's file goes to .kit/backups/ first."""
     ex = kit.exercise(number)
     current = kit.root / ex["stub"]
+    stub = from_here(kit.root, ex["stub"])
     if stubs.is_pristine(kit, ex):
-        say(f"{ex['stub']} is already the untouched stub.")
+        say(f"{stub} is already the untouched stub.")
         return 0
-    stub = stubs.pristine_content(kit, ex)
+    content = stubs.pristine_content(kit, ex)
     if current.exists():
         backups = kit.root / ".kit" / "backups"
         backups.mkdir(parents=True, exist_ok=True)
         stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
         backup = backups / f"{current.name}.{stamp}"
         backup.write_bytes(current.read_bytes())
-        say(f"Your version is saved as {backup.relative_to(kit.root)}")
-    current.write_bytes(stub)
-    say(f"{ex['stub']} is the stub again.")
+        saved = from_here(kit.root, str(backup.relative_to(kit.root)))
+        say(f"Your version is saved as {saved}")
+        say(f"  to get it back: cp {saved} {stub}")
+    current.write_bytes(content)
+    say(f"{stub} is the stub again.")
+    return 0
+
+
+def show(kit: Kit, number: str | None, case: str | None) -> int:
+    """A case's inputs and expected outputs, printed as PyTorch prints them."""
+    ex = chosen(kit, number)
+    for line in show_case.case_lines(kit, ex, case):
+        say(line)
     return 0

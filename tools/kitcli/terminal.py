@@ -1,10 +1,17 @@
 """Printing for tools/kit: one flushed line at a time, lines cut to the terminal, the
-`[####>-----] n/N` progress bar, and a build's progress while it runs."""
+`[####>-----] n/N` progress bar, a build's progress while it runs, and paths and commands
+the student can paste where they are (the kit's root, or a folder inside it such as
+exercises/)."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import sys
+from pathlib import Path
+
+# A failure's one line ends with the named mistake; a cut line keeps it.
+KEEP_WHEN_CUT = " — looks like: "
 
 
 def say(text: str = "") -> None:
@@ -17,8 +24,17 @@ def screen_width() -> int | None:
 
 
 def shorten(text: str, width: int | None) -> str:
+    """`text` cut to `width` characters. A line that names a mistake ("— looks like: ...")
+    loses the middle, not the name: that part says what is wrong."""
     if width is None or len(text) <= width:
         return text
+    if KEEP_WHEN_CUT in text:
+        head, tail = text.split(KEEP_WHEN_CUT, 1)
+        tail = "… looks like: " + tail
+        room = width - len(tail)
+        if room >= 20:
+            return head[:room] + tail
+        return (head[:20] + tail)[:width - 1] + "…"
     return text[:width - 1] + "…"
 
 
@@ -53,3 +69,21 @@ class BuildProgress:
     def __exit__(self, *exception) -> None:
         if self.shown:
             print("\r\033[K", end="", flush=True)  # the verdict takes the line's place
+
+
+def from_here(root: Path, path: str) -> str:
+    """A path of the kit (relative to its root) as the student can use it where they are:
+    relative to the working folder when that is inside the kit, else as it is."""
+    try:
+        here = Path.cwd().resolve()
+        root = root.resolve()
+    except OSError:
+        return path
+    if here == root or root not in here.parents:
+        return path
+    return os.path.relpath(root / path, here)
+
+
+def kit_command(root: Path, arguments: str) -> str:
+    """ "tools/kit check 03" as the student can paste it where they are."""
+    return f"{from_here(root, 'tools/kit')} {arguments}"

@@ -1,0 +1,249 @@
+#!/usr/bin/env python3
+"""tests/kit/test_cli_check.py — what `tools/kit check` says after the build, and the
+command line around it: one report per distinct failure, a line per function, the test
+that hung, what the code printed, the Next exercise, show, reset's way back, cut lines."""
+
+import io
+import json
+import os
+import struct
+import sys
+import unittest
+from contextlib import redirect_stdout
+from pathlib import Path
+from unittest import mock
+
+from cli_testing import ThrowawayKitTest
+from kitcli import build, cli, reports, show, student
+from kitcli.terminal import from_here, shorten
+
+NOT_YET = ("exercises/02_fails.cpp: attn::softmax(x) is not implemented yet (replace the "
+           "throw with your code)")
+
+
+def failure(message: str) -> dict:
+    return {"failure": f"/k/tests/test_02.cpp:33\nFailed\n{message}"}
+
+
+def report(tests: dict) -> dict:
+    """A GoogleTest JSON report: {"suite.name": [failure messages]}; value cases all."""
+    suites: dict = {}
+    for name, messages in tests.items():
+        suite, test = name.split(".")
+        suites.setdefault(suite, []).append({
+            "name": test, "status": "RUN", "result": "COMPLETED", "attn_case": f"02_x/{test}",
+            "failures": [failure(message) for message in messages]})
+    return {"testsuites": [{"name": suite, "testsuite": tests}
+                           for suite, tests in suites.items()]}
+
+
+class CheckTest(ThrowawayKitTest):
+    def setUp(self):
+        super().setUp()
+        self.start_work("02")
+
+    def fake_program(self, tests: dict, printed: str = "", console: str = "") -> None:
+        """A test program that prints `printed`, then writes `tests` as its report."""
+        data = self.kit.root / "report.json"
+        data.write_text(json.dumps(report(tests)), encoding="utf-8")
+        self.fake_test_program("02", f'printf "%b" "{printed}"\n'
+                                     f'cp "{data}" "${{2#--gtest_output=json:}}"\n'
+                                     f'printf "%b" "{console}"\nexit 1')
+
+    def check(self, *arguments):
+        output = io.StringIO()
+        with mock.patch("kitcli.setup.install", return_value=True), \
+                mock.patch("kitcli.build.configure_and_build", return_value=(True, True, "")), \
+                redirect_stdout(output):
+            code = student.check(self.kit, *arguments)
+        return code, output.getvalue().splitlines()
+
+    def test_identical_failures_are_reported_once_with_also_for(self):
+        wrong_axis = ("attn::softmax(scores, dim) vs golden 03_softmax/{}/weights.npy: 30 of 36 "
+                      "values differ — looks like: softmax over the wrong axis (dim=1 instead "
+                      "of dim={})")
+        self.fake_program({"softmax_matrix.cols_notebook": [wrong_axis.format("cols_notebook", 0)],
+                           "softmax_matrix.cols_dim_minus2": [wrong_axis.format("cols_dim_minus2",
+                                                                                -2)],
+                           "softmax_matrix.rows_notebook": [],
+                           "softmax.one_logit": [NOT_YET], "softmax.odd_length": [NOT_YET]})
+        code, lines = self.check("02")
+        self.assertEqual(code, 1)
+        self.assertEqual(lines[1:3], ["  ✗ softmax_matrix  2 of 3 cases fail",
+                                      "  ✗ softmax         2 of 2 cases fail"])
+        self.assertEqual(sum(line.startswith("✗ softmax") for line in lines), 2)
+        self.assertIn("  also for: softmax_matrix.cols_dim_minus2", lines)
+        self.assertIn("  also for: softmax.odd_length", lines)
+
+    def test_one_function_has_no_summary(self):
+        self.fake_program({"softmax.one_logit": [NOT_YET]})
+        code, lines = self.check("02")
+        self.assertNotIn("cases fail", "\n".join(lines))
+
+    def test_what_the_code_printed_is_kept_and_googletests_words_are_not(self):
+        console = f"/k/tests/test_02.cpp:33: Failure\\nFailed\\n{NOT_YET}\\n[  FAILED  ] softmax.one_logit\\n"
+        self.fake_program({"softmax.one_logit": [NOT_YET]}, printed="scores: 1 2 3\\n",
+                          console=console)
+        code, lines = self.check("02")
+        self.assertIn("Your code printed:", lines)
+        self.assertIn("  | scores: 1 2 3", lines)
+        self.assertFalse(any("[  FAILED  ]" in line for line in lines), lines)
+        self.assertEqual(sum(NOT_YET in line for line in lines), 2)  # the report, the verdict
+
+    def test_a_timeout_names_the_test_that_hung_and_keeps_what_was_printed(self):
+        self.kit.settings["test_timeout_s"] = 1
+        self.fake_test_program("02", 'for a in "$@"; do case "$a" in --attn-progress=*) '
+                                     'echo softmax.one_logit > "${a#--attn-progress=}";; esac; '
+                                     'done\necho "step 1"\nsleep 5')
+        code, lines = self.check("02")
+        self.assertEqual(code, 1)
+        self.assertIn("  | step 1", lines)
+        self.assertIn("timed out after 1 s in softmax.one_logit (an endless loop?)", lines[-1])
+
+    def test_a_subset_runs_with_a_gtest_filter_and_says_so(self):
+        arguments = self.kit.root / "arguments.txt"
+        self.fake_program({"softmax.one_logit": []})
+        program = self.kit.root / "build" / "bin" / "test_ex02_exercises"
+        program.write_text(program.read_text().replace("#!/bin/sh\n",
+                                                       f'#!/bin/sh\necho "$@" > "{arguments}"\n'))
+        code, lines = self.check("02", "one_logit")
+        self.assertIn("--gtest_filter=*one_logit*", arguments.read_text())
+        self.assertIn("(only the tests matching *one_logit*: `tools/kit check 02` runs them all)",
+                      lines)
+
+
+class MemoryErrorSignsTest(unittest.TestCase):
+    """When check rebuilds with AddressSanitizer: a crash, nan or inf where the answer is
+    finite, or failures that change from run to run; not a plain wrong answer or a hang."""
+
+    def run_of(self, *failures, exit_code=1, timed_out=False):
+        cases = [reports.GtestCase("softmax_matrix.c%d" % i, "03_softmax/c", "failed",
+                                   text.splitlines()[0], (f"/k/t.cpp:1\n{text}",))
+                 for i, text in enumerate(failures)]
+        return student.TestRun(build.ProgramEnd(exit_code, timed_out=timed_out),
+                               None if exit_code is None or exit_code < 0 else cases, None)
+
+    def test_a_signal_is_a_sign(self):
+        self.assertEqual(student.memory_error_signs(self.run_of(exit_code=-11), None),
+                         "it crashed")
+
+    def test_a_timeout_is_not(self):
+        self.assertIsNone(student.memory_error_signs(self.run_of(exit_code=None,
+                                                                 timed_out=True), None))
+
+    def test_nan_where_the_answer_is_finite_is_a_sign(self):
+        run = self.run_of("4 of 4 values differ; worst at [0]: got nan, expected 0.25 (nan)")
+        self.assertIn("nan or inf", student.memory_error_signs(run, run))
+
+    def test_nan_where_the_answer_is_nan_is_not(self):
+        run = self.run_of("2 of 2 values differ; worst at [0]: got -inf, expected nan (x)")
+        self.assertIsNone(student.memory_error_signs(run, run))
+
+    def test_results_that_change_between_runs_are_a_sign(self):
+        first = self.run_of("worst at [0]: got 0.1, expected 0.25")
+        again = self.run_of("worst at [0]: got -1e+15, expected 0.25")
+        self.assertEqual(student.memory_error_signs(first, again),
+                         "two runs gave different results")
+        self.assertIsNone(student.memory_error_signs(first, first))
+
+
+class NextExerciseTest(ThrowawayKitTest):
+    def test_without_a_number_the_first_exercise_not_known_done_is_chosen(self):
+        self.start_work("01")  # the lab's report of 01 shows it done; written after the edit
+        report = self.kit.root / "build" / "reports" / "ex01.exercises.json"
+        stub = self.kit.root / self.ex("01")["stub"]
+        os.utime(report, (os.path.getmtime(stub) + 10,) * 2)
+        output = io.StringIO()
+        with redirect_stdout(output):
+            ex = student.chosen(self.kit, None)
+        self.assertEqual(ex["id"], "02")
+        self.assertIn("exercise 02 is Next", output.getvalue())
+
+    def test_a_file_saved_after_its_report_is_not_known_done(self):
+        self.start_work("01")
+        report = self.kit.root / "build" / "reports" / "ex01.exercises.json"
+        stub = self.kit.root / self.ex("01")["stub"]
+        os.utime(report, (os.path.getmtime(stub) - 10,) * 2)
+        with redirect_stdout(io.StringIO()):
+            self.assertEqual(student.chosen(self.kit, None)["id"], "01")
+
+
+class CommandLineTest(ThrowawayKitTest):
+    def run_cli(self, *arguments):
+        output = io.StringIO()
+        with mock.patch("kitcli.cli.Kit.load", return_value=self.kit), redirect_stdout(output):
+            code = cli.main(list(arguments))
+        return code, output.getvalue()
+
+    def test_the_kit_alone_prints_the_help(self):
+        code, text = self.run_cli()
+        self.assertEqual(code, 0)
+        self.assertIn("usage: tools/kit", text)
+        self.assertIn("check", text)
+
+    def test_setup_says_everything_is_installed(self):
+        with mock.patch("kitcli.setup.missing_packages", return_value=[]):
+            code, text = self.run_cli("setup")
+        self.assertEqual(code, 0)
+        self.assertIn("everything is installed", text)
+
+    def test_commands_are_printed_for_the_folder_the_student_is_in(self):
+        here = os.getcwd()
+        self.addCleanup(os.chdir, here)
+        os.chdir(self.kit.root / "exercises")
+        self.assertEqual(from_here(self.kit.root, "exercises/02_fails.cpp"), "02_fails.cpp")
+        code, text = self.run_cli("hint", "02")
+        self.assertIn("More: `../tools/kit hint 02 2`", text)
+
+    @unittest.skipUnless(os.path.exists("/usr/bin/git"), "git is not installed")
+    def test_reset_says_how_to_get_the_students_version_back(self):
+        self.commit_the_kit()
+        self.start_work("02")
+        code, text = self.run_cli("reset", "02")
+        [backup] = (self.kit.root / ".kit" / "backups").iterdir()
+        self.assertIn(f"  to get it back: cp .kit/backups/{backup.name} exercises/02_fails.cpp",
+                      text)
+
+
+class ShortenTest(unittest.TestCase):
+    def test_a_cut_line_keeps_the_named_mistake(self):
+        line = ("  ✗ 03 softmax  failing: softmax(scores, -1) vs golden 03_softmax/odd_rows/"
+                "weights.npy (003 In [28]): 30 of 36 values differ — looks like: softmax over "
+                "the wrong axis")
+        cut = shorten(line, 80)
+        self.assertEqual(len(cut), 80)
+        self.assertTrue(cut.endswith("… looks like: softmax over the wrong axis"), cut)
+        self.assertTrue(cut.startswith("  ✗ 03 softmax  failing: softmax("), cut)
+
+    def test_other_lines_lose_their_end(self):
+        self.assertEqual(shorten("x" * 100, 10), "x" * 9 + "…")
+
+
+class ShowTest(unittest.TestCase):
+    def npy(self, folder: Path, name: str, shape: tuple, values: list, descr="<f4") -> Path:
+        header = repr({"descr": descr, "fortran_order": False, "shape": shape}).encode()
+        header += b" " * (-(10 + len(header) + 1) % 64) + b"\n"
+        code = {"<f4": "f", "<i8": "q"}[descr]
+        path = folder / f"{name}.npy"
+        path.write_bytes(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header
+                         + struct.pack(f"<{len(values)}{code}", *values))
+        return path
+
+    def test_prints_like_pytorch(self):
+        # What PyTorch 1.13 prints for each of these tensors.
+        cases = [((2, 3), [0.43, 0.15, 0.89, 0.55, 0.87, 0.66], "<f4",
+                  "tensor([[0.4300, 0.1500, 0.8900],\n        [0.5500, 0.8700, 0.6600]])"),
+                 ((2,), [1000.0, 1001.0], "<f4", "tensor([1000., 1001.])"),
+                 ((2,), [1e-5, 1.0], "<f4", "tensor([1.0000e-05, 1.0000e+00])"),
+                 ((), [0.5], "<f4", "tensor(0.5000)"),
+                 ((2,), [float("nan"), 1.5], "<f4", "tensor([   nan, 1.5000])"),
+                 ((), [-1], "<i8", "tensor(-1)")]
+        import tempfile
+        with tempfile.TemporaryDirectory() as folder:
+            for shape, values, descr, expected in cases:
+                path = self.npy(Path(folder), "t", shape, values, descr)
+                self.assertEqual(show.torch_repr(*show.read_npy(path)), expected)
+
+
+if __name__ == "__main__":
+    sys.exit(0 if unittest.main(exit=False).result.wasSuccessful() else 1)
