@@ -61,6 +61,7 @@ class ThrowawayKitTest(unittest.TestCase):
             indent=2) + "\n", encoding="utf-8")
         shutil.copytree(CTEST_LAB / "reports", root / "build" / "reports")
         (root / "build" / "bin").mkdir()
+        (root / "build" / "build.ninja").touch()  # configured: no "First build" notice
         self.kit = Kit.load(root)
         self.ctest_results = reports.read_junit(CTEST_LAB / "junit.xml")
 

@@ -151,7 +151,7 @@ class StatusOutputTest(ThrowawayKitTest):
         self.assertIn("  · 07 only_skips      skipped: fused_attention_gpu.notebook was skipped; "
                       "a skipped test never counts as done", lines)
         self.assertIn("  [##>-----------------] 1/10", lines)
-        self.assertIn("Next: exercise 02, The lab's fails exercise (ctest lab)", lines)
+        self.assertIn("Next: exercise 02, The lab's fails exercise (lab.ipynb In [1])", lines)
         self.assertIn("      edit exercises/02_fails.cpp; `tools/kit check 02` explains the "
                       "failures, `tools/kit hint 02` gives a hint.", lines)
         self.assertEqual(lines[-1], "1/10 exercises done")
