@@ -28,7 +28,7 @@ add_library(attn_exercise_pch OBJECT ${CMAKE_BINARY_DIR}/attn_exercise_pch.cpp)
 target_link_libraries(attn_exercise_pch PRIVATE attn_api)
 target_compile_options(attn_exercise_pch PRIVATE ${ATTN_EXERCISE_FILE_FLAGS})
 target_precompile_headers(attn_exercise_pch PRIVATE <xtensor/xtensor.hpp> <xtensor/xview.hpp>
-                                                    <xtensor/xmath.hpp>)
+                                                    <xtensor/xmath.hpp> <xtensor-blas/xlinalg.hpp>)
 
 # attn_add_exercise(<catalogue JSON text> <index in "exercises">)
 function(attn_add_exercise catalogue index)

@@ -54,7 +54,7 @@ def announce(kit: Kit, preset: str, what: str) -> str:
     takes, the one wait a student cannot see the end of."""
     if (build_dir(kit, preset) / "build.ninja").exists():
         return f"Building {what} ..."
-    return (f"First build of {what} and the kit it links: about 20-40 s on 2 cores, once; "
+    return (f"First build of {what} and the kit it links: about 15-30 s on 2 cores, once; "
             "later builds compile only what changed.")
 
 

@@ -30,4 +30,10 @@ std::vector<double> values_of(const any_tensor& tensor) {
         tensor);
 }
 
+template any_tensor to_any_tensor(const xt::xtensor<float, 0>&);
+template any_tensor to_any_tensor(const xt::xtensor<float, 1>&);
+template any_tensor to_any_tensor(const xt::xtensor<float, 2>&);
+template any_tensor to_any_tensor(const xt::xtensor<float, 3>&);
+template any_tensor to_any_tensor(const xt::xtensor<float, 4>&);
+
 }  // namespace attn::kit

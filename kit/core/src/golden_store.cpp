@@ -232,4 +232,11 @@ expected_golden golden_store::expected(const std::string& name) const {
     return result;
 }
 
+template xt::xtensor<float, 1> golden_store::load_as<float, 1>(const std::string&) const;
+template xt::xtensor<float, 2> golden_store::load_as<float, 2>(const std::string&) const;
+template xt::xtensor<float, 3> golden_store::load_as<float, 3>(const std::string&) const;
+template xt::xtensor<float, 4> golden_store::load_as<float, 4>(const std::string&) const;
+template xt::xtensor<std::int64_t, 0> golden_store::load_as<std::int64_t, 0>(
+    const std::string&) const;
+
 }  // namespace attn::kit

@@ -6,6 +6,7 @@
 
 #include <xtensor/xarray.hpp>
 #include <xtensor/xeval.hpp>
+#include <xtensor/xtensor.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -61,5 +62,13 @@ any_tensor to_any_tensor(const T& value) {
         return int_tensor(static_cast<std::int64_t>(value));
     }
 }
+
+// Compiled once, in any_tensor.cpp, for the tensors the exercises return: each test file
+// would otherwise compile its own copy, on the cold build a new student waits for.
+extern template any_tensor to_any_tensor(const xt::xtensor<float, 0>&);
+extern template any_tensor to_any_tensor(const xt::xtensor<float, 1>&);
+extern template any_tensor to_any_tensor(const xt::xtensor<float, 2>&);
+extern template any_tensor to_any_tensor(const xt::xtensor<float, 3>&);
+extern template any_tensor to_any_tensor(const xt::xtensor<float, 4>&);
 
 }  // namespace attn::kit

@@ -146,4 +146,12 @@ xt::xtensor<T, N> golden_store::load_as(const std::string& name) const {
     return std::get<xt::xarray<T>>(tensor);
 }
 
+// Compiled once, in golden_store.cpp, for the inputs the exercises take (see to_any_tensor).
+extern template xt::xtensor<float, 1> golden_store::load_as<float, 1>(const std::string&) const;
+extern template xt::xtensor<float, 2> golden_store::load_as<float, 2>(const std::string&) const;
+extern template xt::xtensor<float, 3> golden_store::load_as<float, 3>(const std::string&) const;
+extern template xt::xtensor<float, 4> golden_store::load_as<float, 4>(const std::string&) const;
+extern template xt::xtensor<std::int64_t, 0> golden_store::load_as<std::int64_t, 0>(
+    const std::string&) const;
+
 }  // namespace attn::kit
