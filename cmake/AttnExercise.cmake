@@ -46,6 +46,7 @@ function(attn_add_exercise catalogue index)
   add_library(ex${id}_tests OBJECT ${test_source})
   target_link_libraries(ex${id}_tests PUBLIC kit_testing)
   target_compile_definitions(ex${id}_tests PRIVATE ATTN_EXERCISE_ID="${id}")
+  target_precompile_headers(ex${id}_tests REUSE_FROM kit_testing)
 
   set(sources exercises "${ATTN_EXERCISES_DIR}/${stub_name}" solutions "${solution}")
   foreach(track IN ITEMS exercises solutions)
