@@ -75,6 +75,15 @@ class CheckTest(ThrowawayKitTest):
         self.assertIn("  also for: softmax_matrix.cols_dim_minus2", lines)
         self.assertIn("  also for: softmax.odd_length", lines)
 
+    def test_the_same_throw_on_other_shapes_is_one_failure(self):
+        threw = ('attn::context_vector(inputs, weights) threw std::runtime_error: "Dot: shape '
+                 'mismatch." — called with inputs ({}), weights ({},)')
+        self.fake_program({"context_vector.notebook": [threw.format("6, 3", 6)],
+                           "context_vector.one_token": [threw.format("1, 4", 1)]})
+        code, lines = self.check("02")
+        self.assertEqual(sum(line.startswith("✗ context_vector.") for line in lines), 1)
+        self.assertIn("  also for: context_vector.one_token", lines)
+
     def test_one_function_has_no_summary(self):
         self.fake_program({"softmax.one_logit": [NOT_YET]})
         code, lines = self.check("02")

@@ -159,11 +159,13 @@ def sanitizer_verdict(kit: Kit, ex: dict, selection: list, why: str) -> list | N
 
 def group_failures(failed: list) -> list:
     """[(first case, [names of the other cases failing the same way])]. Failures are the
-    same when their texts differ only in the case's folder and the dim it passes."""
+    same when their texts differ only in the case's folder, the dim it passes, and, for a
+    call that threw, the arguments it was called with (the same throw on every shape)."""
     groups: dict = {}
     for case in failed:
         key = re.sub(r"dim=-?\d+", "dim=…", re.sub(r"\b\d\d_\w+/[\w.-]+/", "…/",
                                                    case.explanation))
+        key = re.sub(r"( threw .*) — called with .*", r"\1", key)
         groups.setdefault(key, []).append(case)
     return [(cases[0], [case.name for case in cases[1:]]) for cases in groups.values()]
 
