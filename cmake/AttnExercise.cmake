@@ -72,13 +72,15 @@ function(attn_add_exercise catalogue index)
   endforeach()
   add_dependencies(student_view test_ex${id}_exercises)
 
-  # The student's file again, under the sanitizers: the file and line of a memory error.
+  # The student's file again, under the sanitizers: the file and line of a memory error. Its
+  # object comes first on the link line: of the copies of an inline function (xtensor's
+  # operator()), the linker keeps the first, and only the student's copy is instrumented.
   set(sanitizers -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
-  add_library(ex${id}_exercises_asan STATIC EXCLUDE_FROM_ALL "${ATTN_EXERCISES_DIR}/${stub_name}")
+  add_library(ex${id}_exercises_asan OBJECT EXCLUDE_FROM_ALL "${ATTN_EXERCISES_DIR}/${stub_name}")
   target_link_libraries(ex${id}_exercises_asan PUBLIC attn_api ${ATTN_EARLIER_SOLUTIONS})
   target_compile_options(ex${id}_exercises_asan PRIVATE ${ATTN_EXERCISE_FILE_FLAGS} ${sanitizers})
   add_executable(test_ex${id}_exercises_asan EXCLUDE_FROM_ALL)
-  target_link_libraries(test_ex${id}_exercises_asan PRIVATE ex${id}_tests ex${id}_exercises_asan
+  target_link_libraries(test_ex${id}_exercises_asan PRIVATE ex${id}_exercises_asan ex${id}_tests
                                                             kit_testing_main)
   target_link_options(test_ex${id}_exercises_asan PRIVATE ${sanitizers})
   add_dependencies(sanitized_exercises test_ex${id}_exercises_asan)

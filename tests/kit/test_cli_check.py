@@ -84,6 +84,14 @@ class CheckTest(ThrowawayKitTest):
         self.assertEqual(sum(line.startswith("✗ context_vector.") for line in lines), 1)
         self.assertIn("  also for: context_vector.one_token", lines)
 
+    def test_asan_runs_the_sanitizer_whatever_the_result(self):
+        self.fake_program({"softmax.one_logit": []})
+        for asked, runs in ((False, 0), (True, 1)):
+            with mock.patch("kitcli.student.sanitizer_verdict", return_value=None) as verdict:
+                self.check("02", None, asked)
+            self.assertEqual(verdict.call_count, runs)
+        self.assertIn("--asan", verdict.call_args.args[-1])
+
     def test_one_function_has_no_summary(self):
         self.fake_program({"softmax.one_logit": [NOT_YET]})
         code, lines = self.check("02")

@@ -199,7 +199,8 @@ def printed_by_the_code(console: str, cases: list) -> list:
     return [line for line in console.splitlines() if line.strip() and not gtest_line.match(line)]
 
 
-def check(kit: Kit, number: str | None, pattern: str | None = None) -> int:
+def check(kit: Kit, number: str | None, pattern: str | None = None,
+          sanitize: bool = False) -> int:
     """Builds and runs one exercise's test program directly and explains what it saw."""
     ex = chosen(kit, number)
     if not setup.install(kit):
@@ -231,7 +232,7 @@ def check(kit: Kit, number: str | None, pattern: str | None = None) -> int:
     first = run_tests(kit, ex, program, selection, report)
     failed = [case for case in first.cases or [] if case.outcome == "failed"]
     again = run_tests(kit, ex, program, selection, report) if failed else None
-    why = memory_error_signs(first, again)
+    why = memory_error_signs(first, again) or ("you asked for it (--asan)" if sanitize else None)
     memory_error = sanitizer_verdict(kit, ex, selection, why) if why else None
 
     printed = printed_by_the_code(first.end.output, first.cases)
