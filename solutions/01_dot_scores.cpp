@@ -1,6 +1,7 @@
 // solutions/01_dot_scores.cpp — reference solution of Exercise 01: dot-product scores.
 //
-// Source: seed 001 §3.3.1, In [2]. Declared in include/attn/simple_attention.hpp.
+// Source: ch03.ipynb In [3] (the address is in exercises/01_dot_scores.cpp).
+// Declared in include/attn/simple_attention.hpp.
 #include "attn/checks.hpp"
 #include "attn/errors.hpp"
 #include "attn/simple_attention.hpp"

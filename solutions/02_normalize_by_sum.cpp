@@ -1,6 +1,7 @@
 // solutions/02_normalize_by_sum.cpp — reference solution of Exercise 02: naive normalisation.
 //
-// Source: seed 001 §3.3.1, In [3]. Declared in include/attn/simple_attention.hpp.
+// Source: ch03.ipynb In [5] (the address is in exercises/02_normalize_by_sum.cpp).
+// Declared in include/attn/simple_attention.hpp.
 #include "attn/checks.hpp"
 #include "attn/errors.hpp"
 #include "attn/simple_attention.hpp"

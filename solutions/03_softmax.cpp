@@ -1,6 +1,7 @@
 // solutions/03_softmax.cpp — reference solution of Exercise 03: softmax.
 //
-// Source: seed 001 §3.3.1 In [4], §3.3.2 In [9]; seed 003 Exercise 3 and In [28].
+// Source: ch03.ipynb In [6], In [7] and In [11]; for dim 0, 12_1_Self_Attention.ipynb's
+// softmax_cols. The notebooks' addresses are in exercises/03_softmax.cpp.
 // Declared in include/attn/simple_attention.hpp.
 #include "attn/checks.hpp"
 #include "attn/errors.hpp"

@@ -1,6 +1,7 @@
 // solutions/04_context_vector.cpp — reference solution of Exercise 04: one context vector.
 //
-// Source: seed 001 §3.3.1, In [5] and In [6]. Declared in include/attn/simple_attention.hpp.
+// Source: ch03.ipynb In [8], and In [3], In [7], In [8] for one query (see
+// exercises/04_context_vector.cpp). Declared in include/attn/simple_attention.hpp.
 // Uses exercises 01 (dot_scores) and 03 (softmax); the kit links their reference solutions.
 #include "attn/checks.hpp"
 #include "attn/errors.hpp"

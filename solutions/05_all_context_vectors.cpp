@@ -1,6 +1,7 @@
 // solutions/05_all_context_vectors.cpp — reference solution of Exercise 05: all context vectors.
 //
-// Source: seed 001 §3.3.2, In [7] to In [10]. Declared in include/attn/simple_attention.hpp.
+// Source: ch03.ipynb In [9], In [10], In [11] and In [13] (see
+// exercises/05_all_context_vectors.cpp). Declared in include/attn/simple_attention.hpp.
 // Uses exercise 03 (softmax); the kit links its reference solution.
 #include "attn/checks.hpp"
 #include "attn/errors.hpp"

@@ -1,4 +1,4 @@
-// tests/test_01_dot_scores.cpp — Exercise 01: dot-product scores (seed 001 §3.3.1, In [2]).
+// tests/test_01_dot_scores.cpp — Exercise 01: dot-product scores (ch03.ipynb In [3]).
 // Compiled once; linked against exercises/01_dot_scores.cpp and solutions/01_dot_scores.cpp.
 // The cases (notebook queries, other shapes) are in reference_data/01_dot_scores/.
 #include "attn/errors.hpp"

@@ -1,4 +1,4 @@
-// tests/test_02_normalize_by_sum.cpp — Exercise 02: naive normalisation (001 §3.3.1, In [3]).
+// tests/test_02_normalize_by_sum.cpp — Exercise 02: naive normalisation (ch03.ipynb In [5]).
 // Compiled once; linked against exercises/ and solutions/02_normalize_by_sum.cpp.
 // The cases are in reference_data/02_normalize_by_sum/.
 #include "attn/errors.hpp"

@@ -1,5 +1,6 @@
-// tests/test_03_softmax.cpp — Exercise 03: softmax (001 §3.3.1 In [4], §3.3.2 In [9];
-// 003 In [28]). Compiled once; linked against exercises/ and solutions/03_softmax.cpp.
+// tests/test_03_softmax.cpp — Exercise 03: softmax (ch03.ipynb In [6], In [7], In [11];
+// 12_1_Self_Attention.ipynb softmax_cols). Compiled once; linked against exercises/ and
+// solutions/03_softmax.cpp.
 // The cases (notebook scores, large and spread logits, other shapes, every dim) are in
 // reference_data/03_softmax/.
 #include "attn/errors.hpp"

@@ -1,4 +1,5 @@
-// tests/test_04_context_vector.cpp — Exercise 04: one context vector (001 §3.3.1, In [5], [6]).
+// tests/test_04_context_vector.cpp — Exercise 04: one context vector
+// (ch03.ipynb In [3], [7], [8]).
 // Compiled once; linked against exercises/ and solutions/04_context_vector.cpp, and the
 // reference solutions of the earlier exercises. The cases are in reference_data/04_context_vector/.
 #include "attn/errors.hpp"

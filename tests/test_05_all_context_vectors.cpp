@@ -1,5 +1,5 @@
-// tests/test_05_all_context_vectors.cpp — Exercise 05: all context vectors (001 §3.3.2,
-// In [7] to In [10]). Compiled once; linked against exercises/ and
+// tests/test_05_all_context_vectors.cpp — Exercise 05: all context vectors (ch03.ipynb
+// In [9] to In [13]). Compiled once; linked against exercises/ and
 // solutions/05_all_context_vectors.cpp, and the reference solutions of the earlier
 // exercises. The cases are in reference_data/05_all_context_vectors/.
 #include "attn/errors.hpp"

@@ -70,7 +70,7 @@ class Case:
     exercise: str          # "01"
     key: str               # "01_dot_scores/odd_shape": its folder in the case set
     kind: Kind
-    source: str            # the seed document and cell it reproduces
+    source: str            # the public notebook cell it reproduces ("ch03.ipynb In [8]")
     seed: Optional[int]    # what drew its data; None for the notebook's own
     inputs: dict           # name -> tensor, in call order
     tolerance: dict = field(default_factory=dict)  # output -> (factor, reason), where needed

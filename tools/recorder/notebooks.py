@@ -1,6 +1,9 @@
 """The seed notebooks' data, cells and classes, written the way the seeds write them.
 
 Seeds: ../shared/seeds/001 (book chapter 3, §3.3-3.6) and 003 (step-by-step exercises).
+Students have no seeds: a case's source, which they read in failures, cites the public cell
+instead (ch03.ipynb of rasbt/LLMs-from-scratch, udlbook's 12_1_Self_Attention.ipynb), as
+exercises.json's "notebook" does; the docstrings below give both where they differ.
 Each function is one cell (named in its docstring), so a golden reproduces what the notebook
 computes, loops and all. Nothing here names a dtype: the recorder re-runs a cell in float64
 by changing torch's default dtype, and the cell follows.
@@ -11,7 +14,8 @@ import torch.nn as nn
 
 
 def journey_inputs():
-    """001 §3.3.1, In [1]: "Your journey starts with one step", one 3-D row per token."""
+    """001 §3.3.1, In [1] (ch03.ipynb's inputs): "Your journey starts with one step", one 3-D
+    row per token."""
     inputs = torch.tensor(
         [
             [0.43, 0.15, 0.89],  # Your     (x^1)
@@ -26,7 +30,8 @@ def journey_inputs():
 
 
 def attention_scores_for(inputs, query):
-    """001 In [2] (and In [6]): one torch.dot of the query with each input row."""
+    """001 In [2] (and In [6]) = ch03.ipynb In [3]: one torch.dot of the query with each input
+    row."""
     attention_scores = torch.empty(inputs.shape[0])
     for i, x_i in enumerate(inputs):
         attention_scores[i] = torch.dot(query, x_i)
@@ -34,12 +39,13 @@ def attention_scores_for(inputs, query):
 
 
 def normalize_by_sum(attention_scores):
-    """001 In [3]: the naive weights, each score divided by the sum of all scores."""
+    """001 In [3] = ch03.ipynb In [5]: the naive weights, each score divided by the sum of all
+    scores."""
     return attention_scores / attention_scores.sum()
 
 
 def context_vector_of(inputs, attention_weights):
-    """001 In [5]: the inputs weighted by the attention weights, summed."""
+    """001 In [5] = ch03.ipynb In [8]: the inputs weighted by the attention weights, summed."""
     context_vec = torch.zeros(inputs.shape[1])
     for i, x_i in enumerate(inputs):
         context_vec += attention_weights[i] * x_i
@@ -47,7 +53,8 @@ def context_vector_of(inputs, attention_weights):
 
 
 def context_vector_for_query(inputs, query_index):
-    """001 In [6]: scores, softmax, context vector for the token at query_index."""
+    """001 In [6] = ch03.ipynb In [3], In [7], In [8]: scores, softmax, context vector for the
+    token at query_index."""
     query = inputs[query_index]
     attn_scores = attention_scores_for(inputs, query)
     attn_weights = torch.softmax(attn_scores, dim=0)
@@ -55,7 +62,7 @@ def context_vector_for_query(inputs, query_index):
 
 
 def all_attention_scores(inputs):
-    """001 §3.3.2, In [7]: every pair of tokens, two loops."""
+    """001 §3.3.2, In [7] = ch03.ipynb In [9]: every pair of tokens, two loops."""
     attn_scores = torch.empty((inputs.shape[0], inputs.shape[0]))
     for i, x_i in enumerate(inputs):
         for j, x_j in enumerate(inputs):
@@ -64,14 +71,16 @@ def all_attention_scores(inputs):
 
 
 def all_context_vectors(inputs):
-    """001 §3.3.2, In [8] to In [10]: scores by matmul, row softmax, weights @ inputs."""
+    """001 §3.3.2, In [8] to In [10] = ch03.ipynb In [10], In [11], In [13]: scores by matmul,
+    row softmax, weights @ inputs."""
     attn_scores = inputs @ inputs.T
     attn_weights = torch.softmax(attn_scores, dim=-1)
     return attn_weights @ inputs
 
 
 def softmax(items_in):
-    """003 Exercise 3, In [19]: the naive softmax (its max shift is commented out)."""
+    """003 Exercise 3, In [19] (ch03.ipynb In [6], softmax_naive): the naive softmax (its max
+    shift is commented out)."""
     if not isinstance(items_in, torch.Tensor):
         items_in = torch.Tensor(items_in)
     # Compute the exponential of the input
@@ -82,7 +91,8 @@ def softmax(items_in):
 
 
 def softmax_cols(data_in):
-    """003 In [28]: the naive softmax of each column (column convention)."""
+    """003 In [28] (12_1_Self_Attention.ipynb softmax_cols): the naive softmax of each column
+    (column convention)."""
     exp_values = torch.exp(data_in)
     denom = torch.sum(exp_values, dim=0)
     denom = denom.unsqueeze(0).expand_as(data_in)

@@ -12,7 +12,8 @@ from .tolerance import ATOL, RTOL
 
 MANIFEST = "MANIFEST.json"
 ABOUT = ("Written by tools/record; do not edit. Paths are relative to this folder. Sources name "
-         "the seed document (../shared/seeds) and cell; tools/recorder/README.md explains the "
+         "the public notebook cell each case reproduces (exercises.json's \"notebook\" gives "
+         "their addresses); tools/recorder/README.md explains the "
          "roles, the tolerance rule and the recorded mistakes.")
 
 # torch dtype -> (manifest name, .npy dtype); the C++ loader wants these exact dtypes.

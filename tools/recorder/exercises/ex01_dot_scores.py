@@ -1,4 +1,8 @@
-"""Exercise 01, dot_scores: one query against every input (001 §3.3.1, In [2])."""
+"""Exercise 01, dot_scores: one query against every input (ch03.ipynb In [3]).
+
+Sources are what the student reads in a failure, so they cite the public notebook cell
+(exercises.json's "notebook"): seed 001 §3.3.1 In [2] = ch03.ipynb In [3]; seed In [6]
+(the query "Your") is In [3]'s dot products with query inputs[0]."""
 
 from .. import notebooks
 from ..cases import Kind, recorder
@@ -35,11 +39,11 @@ def cancelling(draw):
 @recorder("01")
 def record(exercise):
     inputs = notebooks.journey_inputs()
-    exercise.notebook("notebook_journey", DOT_SCORES, "001 §3.3.1, In [2]",
+    exercise.notebook("notebook_journey", DOT_SCORES, "ch03.ipynb In [3]",
                       inputs=inputs, query=inputs[1])
-    exercise.notebook("notebook_your", DOT_SCORES, "001 §3.3.1, In [6]",
+    exercise.notebook("notebook_your", DOT_SCORES, "ch03.ipynb In [3] (query Your)",
                       inputs=inputs, query=inputs[0])
-    seeded = "001 §3.3.1, In [2] on seeded randn inputs and query"
+    seeded = "ch03.ipynb In [3] on seeded randn inputs and query"
     exercise.drawn("odd_shape", DOT_SCORES, seeded, query_and_inputs((7, (2, 12)), (5, (2, 8))),
                    seed=101)
     exercise.drawn("one_token", DOT_SCORES, seeded, query_and_inputs((1, (1, 1)), (4, (2, 8))),

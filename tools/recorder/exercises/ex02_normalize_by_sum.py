@@ -1,4 +1,6 @@
-"""Exercise 02, normalize_by_sum: the naive weights, scores / sum (001 §3.3.1, In [3])."""
+"""Exercise 02, normalize_by_sum: the naive weights, scores / sum (ch03.ipynb In [5]).
+
+Sources cite the public notebook cell: seed 001 §3.3.1 In [3] = ch03.ipynb In [5]."""
 
 import torch
 
@@ -8,7 +10,7 @@ from ..mistakes import INT_TOTAL, Mistake
 
 
 def weights_and_sum(weights):
-    """The outputs of a kind whose result are weights: the weights and their sum (In [3])."""
+    """The outputs of a kind whose result are weights: the weights and their sum (In [5])."""
     return {"weights": weights, "weights_sum": weights.sum()}
 
 
@@ -61,9 +63,9 @@ def positive_scores(length):
 @recorder("02")
 def record(exercise):
     inputs = notebooks.journey_inputs()
-    exercise.notebook("notebook_journey", NORMALIZE_BY_SUM, "001 §3.3.1, In [3]",
+    exercise.notebook("notebook_journey", NORMALIZE_BY_SUM, "ch03.ipynb In [5]",
                       scores=notebooks.attention_scores_for(inputs, inputs[1]))
-    seeded = "001 §3.3.1, In [3] on seeded positive scores"
+    seeded = "ch03.ipynb In [5] on seeded positive scores"
     exercise.drawn("odd_length", NORMALIZE_BY_SUM, seeded, positive_scores((7, (2, 12))),
                    seed=201)
     exercise.drawn("one_score", NORMALIZE_BY_SUM, seeded, positive_scores((1, (1, 1))),

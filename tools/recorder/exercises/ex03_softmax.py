@@ -1,5 +1,10 @@
-"""Exercise 03, softmax: naive, max-subtracted, along rows or columns (001 §3.3.1 In [4],
-§3.3.2 In [9]; 003 Exercise 3, In [19] and In [28])."""
+"""Exercise 03, softmax: naive, max-subtracted, along rows or columns (ch03.ipynb In [6],
+In [7] and In [11]; 12_1_Self_Attention.ipynb softmax_cols).
+
+Sources cite the public notebook cells: seed 003 Exercise 3 In [19] (the naive softmax) =
+ch03.ipynb In [6] (softmax_naive); seed 001 §3.3.1 In [4] (torch.softmax) = In [7]; seed
+001 §3.3.2 In [9] (row softmax) = In [11]; seed 003 In [28] (softmax_cols) = udlbook's
+Notebooks/Chap12/12_1_Self_Attention.ipynb softmax_cols cell."""
 
 import torch
 
@@ -60,7 +65,7 @@ def matrix(rows, columns, dim, spread=4.0):
 
 
 def notebook_in_public(dim):
-    """make(draw): the notebook's scores (In [8]) in the public set, a drawn matrix in a
+    """make(draw): the notebook's scores (ch03.ipynb In [10]) in the public set, a drawn matrix in a
     hidden one, with `dim`."""
     def make(draw):
         if draw.hidden:
@@ -84,15 +89,15 @@ def large_rows(draw):
 def record(exercise):
     inputs = notebooks.journey_inputs()
     scores_2 = notebooks.attention_scores_for(inputs, inputs[1])
-    naive = "003 Exercise 3, In [19] (the naive softmax)"
-    exercise.notebook("naive_notebook", SOFTMAX_NAIVE, naive + " of 001's In [2] scores",
+    naive = "ch03.ipynb In [6] (softmax_naive)"
+    exercise.notebook("naive_notebook", SOFTMAX_NAIVE, naive + " of In [3]'s scores",
                       x=scores_2)
     exercise.drawn("naive_large_logits", SOFTMAX_NAIVE, naive + " overflowing: nan",
                    large_logits)
     exercise.drawn("naive_odd_length", SOFTMAX_NAIVE, naive + " of seeded randn * 3",
                    logits((7, (2, 12)), 3.0), seed=301)
 
-    stable = "001 §3.3.1, In [4] (torch.softmax)"
+    stable = "ch03.ipynb In [7] (torch.softmax)"
     exercise.notebook("notebook_journey", SOFTMAX, stable, x=scores_2)
     exercise.drawn("large_logits", SOFTMAX, stable + " of logits whose exp() overflows",
                    large_logits)
@@ -103,8 +108,8 @@ def record(exercise):
     exercise.drawn("spread_logits", SOFTMAX, stable + " of seeded logits in [-60, 60]",
                    spread_logits, seed=304)
 
-    rows = "001 §3.3.2, In [9] (torch.softmax of the scores along dim)"
-    columns = "003 In [28] (softmax_cols) as torch.softmax(scores, dim)"
+    rows = "ch03.ipynb In [11] (torch.softmax of the scores along dim)"
+    columns = "12_1_Self_Attention.ipynb softmax_cols as torch.softmax(scores, dim)"
     exercise.notebook("rows_notebook", SOFTMAX_MATRIX, rows, scores=inputs @ inputs.T, dim=-1)
     exercise.drawn("rows_dim1", SOFTMAX_MATRIX, rows, notebook_in_public(1))
     exercise.notebook("cols_notebook", SOFTMAX_MATRIX, columns, scores=inputs @ inputs.T, dim=0)

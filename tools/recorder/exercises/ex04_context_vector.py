@@ -1,5 +1,9 @@
 """Exercise 04, context_vector: the attention-weighted sum of the inputs, for given weights
-(001 §3.3.1, In [5]) and for one query token end to end (In [6])."""
+(ch03.ipynb In [8]) and for one query token end to end (In [3], In [7], In [8]).
+
+Sources cite the public notebook cells: seed 001 §3.3.1 In [4] (torch.softmax) = ch03.ipynb
+In [7]; seed In [5] (context vector) = In [8]; seed In [6] (the whole pipeline for the
+query "Your") = In [3], In [7], In [8] with query inputs[0]."""
 
 import math
 from dataclasses import replace
@@ -12,7 +16,8 @@ from ..mistakes import WEIGHTED_SUM, Mistake
 
 
 def softmax_weights(inputs, query_index):
-    """In [6]'s weights of the token at query_index: softmax of its dot-product scores."""
+    """The weights of the token at query_index: softmax of its dot-product scores (In [3]
+    then In [7])."""
     return torch.softmax(notebooks.attention_scores_for(inputs, inputs[query_index]), dim=0)
 
 
@@ -45,7 +50,7 @@ def own_row_only(inputs, query_index):
 
 
 def after_softmax(mistake):
-    """A weighted-sum mistake made after In [6]'s correct softmax weights."""
+    """A weighted-sum mistake made after the correct softmax weights (In [7])."""
     return replace(mistake, wrong=lambda inputs, query_index: mistake.wrong(
         inputs, softmax_weights(inputs, query_index)))
 
@@ -116,9 +121,9 @@ def inputs_and_query(tokens, dims, index):
 def record(exercise):
     inputs = notebooks.journey_inputs()
     weights_2 = torch.softmax(notebooks.attention_scores_for(inputs, inputs[1]), dim=0)
-    exercise.notebook("notebook_journey", CONTEXT_VECTOR, "001 §3.3.1, In [5]",
+    exercise.notebook("notebook_journey", CONTEXT_VECTOR, "ch03.ipynb In [8]",
                       inputs=inputs, weights=weights_2)
-    weighted = "001 §3.3.1, In [5] on seeded randn inputs and softmax weights"
+    weighted = "ch03.ipynb In [8] on seeded randn inputs and softmax weights"
     exercise.drawn("odd_shape", CONTEXT_VECTOR, weighted,
                    inputs_and_weights((7, (2, 12)), (5, (2, 8))), seed=401)
     exercise.drawn("one_token", CONTEXT_VECTOR, weighted,
@@ -126,11 +131,12 @@ def record(exercise):
 
     # The second kind's case names start with "for_query_": names are unique per exercise.
     exercise.notebook("for_query_notebook_journey", CONTEXT_VECTOR_FOR_QUERY,
-                      "001 §3.3.1, In [4] and In [5] (query journey)",
+                      "ch03.ipynb In [3], In [7], In [8] (query journey)",
                       inputs=inputs, query_index=1)
     exercise.notebook("for_query_notebook_your", CONTEXT_VECTOR_FOR_QUERY,
-                      "001 §3.3.1, In [6] (query Your)", inputs=inputs, query_index=0)
-    seeded = "001 §3.3.1, In [6] on seeded randn inputs"
+                      "ch03.ipynb In [3], In [7], In [8] (query Your)",
+                      inputs=inputs, query_index=0)
+    seeded = "ch03.ipynb In [3], In [7], In [8] on seeded randn inputs"
     exercise.drawn("for_query_odd_shape", CONTEXT_VECTOR_FOR_QUERY, seeded,
                    inputs_and_query((7, (2, 12)), (5, (2, 8)), 4), seed=403)
     exercise.drawn("for_query_last_token", CONTEXT_VECTOR_FOR_QUERY, seeded + ", last token",

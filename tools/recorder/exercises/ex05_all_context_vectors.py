@@ -1,5 +1,9 @@
-"""Exercise 05, all_context_vectors: all-pairs scores by loops (001 §3.3.2, In [7]) and by
-matmul (In [8]), and every token's context vector (In [9] and In [10])."""
+"""Exercise 05, all_context_vectors: all-pairs scores by loops (ch03.ipynb In [9]) and by
+matmul (In [10]), and every token's context vector (In [11] and In [13]).
+
+Sources cite the public notebook cells: seed 001 §3.3.2 In [7] (loops) = ch03.ipynb In [9];
+In [8] (matmul) = In [10]; In [9] (row softmax) = In [11]; In [10] (weights @ inputs) =
+In [13]."""
 
 import torch
 
@@ -102,10 +106,10 @@ def random_inputs(tokens, dims, spread=1.0):
 def record(exercise):
     inputs = notebooks.journey_inputs()
     # Case names are unique per exercise: the score kinds' start with "loops_" / "matmul_".
-    for prefix, kind, cell in (("loops_", ATTENTION_SCORES_LOOPS, "In [7]"),
-                               ("matmul_", ATTENTION_SCORES_MATMUL, "In [8]"),
-                               ("", ALL_CONTEXT_VECTORS, "In [9] and In [10]")):
-        source, seeded = f"001 §3.3.2, {cell}", f"001 §3.3.2, {cell} on seeded randn inputs"
+    for prefix, kind, cell in (("loops_", ATTENTION_SCORES_LOOPS, "In [9]"),
+                               ("matmul_", ATTENTION_SCORES_MATMUL, "In [10]"),
+                               ("", ALL_CONTEXT_VECTORS, "In [11] and In [13]")):
+        source, seeded = f"ch03.ipynb {cell}", f"ch03.ipynb {cell} on seeded randn inputs"
         exercise.notebook(prefix + "notebook", kind, source, inputs=inputs)
         exercise.drawn(prefix + "odd_shape", kind, seeded,
                        random_inputs((7, (2, 12)), (5, (2, 8))), seed=501)

@@ -36,7 +36,7 @@ struct golden_file {
     std::string path;       // "03_softmax/rows_notebook/weights.npy"
     std::string exercise;   // "03", or "kit" for the kit's own samples
     std::string role;       // "input", "expected", "scale", "mistake" or "print_sample"
-    std::string source;     // seed document and cell, e.g. "001 §3.3.2, In [9]"
+    std::string source;     // the public notebook cell, e.g. "ch03.ipynb In [11]"
     std::string case_path;  // "03_softmax/rows_notebook"
     std::string sha256;
     std::string dtype;  // "float32", "int64" or "bool"
