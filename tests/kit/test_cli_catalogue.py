@@ -4,6 +4,7 @@ values in exercises.json, and the README's catalogue table and dependency senten
 
 import io
 import json
+import re
 import sys
 import unittest
 from contextlib import redirect_stdout
@@ -129,6 +130,22 @@ class ExerciseLookupTest(ThrowawayKitTest):
         self.assertEqual(str(raised.exception), "no exercise '42'; the exercises are "
                                                 "01, 02, 03, 04, 05, 06, 07, 08, 09, 10")
 
+
+class PublicCitationsTest(unittest.TestCase):
+    """The student has the public notebooks, not the seed documents the kit was written
+    from: what the kit shows a student cites the public cells only."""
+
+    def test_every_case_source_and_notebook_entry_is_public(self):
+        kit = Kit.load()
+        seed = re.compile(r"\b00\d\b|§")  # "001 §3.3.1, In [2]"
+        cases = json.loads(kit.manifest_path.read_text(encoding="utf-8"))["cases"]
+        for path, case in cases.items():
+            self.assertNotRegex(case["source"], seed, path)
+            self.assertRegex(case["source"], r"\.ipynb\b", path)
+        for ex in kit.exercises:
+            self.assertTrue(ex["notebook"], ex["id"])
+            for entry in ex["notebook"]:
+                self.assertRegex(entry["url"], r"^https://github\.com/.+\.ipynb$", ex["id"])
 
 if __name__ == "__main__":
     sys.exit(0 if unittest.main(exit=False).result.wasSuccessful() else 1)

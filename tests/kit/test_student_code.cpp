@@ -35,9 +35,9 @@ TEST(StudentCodeTest, AStubSaysWhichFileAndFunctionToFillIn) {
 }
 
 TEST(StudentCodeTest, OtherExceptionsNameTheCallTheTypeAndTheArgumentShapes) {
-    const auto line = failure_of([] { throw std::runtime_error("Dot: shape mismatch."); },
-                                 "attn::context_vector(inputs, weights)",
-                                 "inputs (6, 3), weights (5,)");
+    const auto line =
+        failure_of([] { throw std::runtime_error("Dot: shape mismatch."); },
+                   "attn::context_vector(inputs, weights)", "inputs (6, 3), weights (5,)");
     EXPECT_EQ(line,
               "attn::context_vector(inputs, weights) threw std::runtime_error: \"Dot: shape "
               "mismatch.\" — called with inputs (6, 3), weights (5,)");

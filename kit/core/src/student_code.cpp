@@ -3,11 +3,10 @@
 
 #include "attn/errors.hpp"
 
-#include <cxxabi.h>
-
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <cxxabi.h>
 #include <exception>
 #include <memory>
 #include <regex>
@@ -62,11 +61,12 @@ std::string arguments_of(const std::string& call, const std::vector<argument>& l
 
 std::string readable_message(const std::string& what) {
     static const std::regex xtensor_check(R"(^.*: check failed\n\t)");
-    static const std::regex bounds(R"(index (\d+) is out of bounds for axis (\d+) with size (\d+))");
+    static const std::regex bounds(
+        R"(index (\d+) is out of bounds for axis (\d+) with size (\d+))");
     static const std::regex breaks(R"(\s*[\n\t]\s*)");
     static const std::regex trailing_space(R"(\s+$)");
-    std::string text = std::regex_replace(what, xtensor_check, "",
-                                          std::regex_constants::format_first_only);
+    std::string text =
+        std::regex_replace(what, xtensor_check, "", std::regex_constants::format_first_only);
     text = std::regex_replace(text, bounds, "index $1 is out of bounds for axis $2 (size $3)");
     text = std::regex_replace(text, trailing_space, "");
     return std::regex_replace(text, breaks, " ");

@@ -16,11 +16,10 @@
 // GoogleTest in it.
 #pragma once
 
+#include "attn/tensor.hpp"
 #include "kit/any_tensor.hpp"
 #include "kit/golden_store.hpp"
 #include "kit/student_code.hpp"
-
-#include "attn/tensor.hpp"
 
 #include <xtensor/xtensor.hpp>
 
@@ -68,8 +67,8 @@ public:
     auto result(const std::string& name, const char* call_text, const char* file, int line,
                 Call&& call) {
         std::optional<decltype(evaluated(call()))> value;
-        const std::string failure = failure_of([&] { value.emplace(evaluated(call())); },
-                                               call_text, arguments_of(call_text, loaded_));
+        const std::string failure = failure_of([&] { value.emplace(evaluated(call())); }, call_text,
+                                               arguments_of(call_text, loaded_));
         if (!failure.empty()) {
             on_throw(failure, file, line);
             throw case_stopped{};
