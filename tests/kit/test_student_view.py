@@ -117,6 +117,8 @@ class StudentViewTest(unittest.TestCase):
         self.assertEqual(code, 1)
         self.assertIn("index 6 is out of bounds for axis 0 (size 6)", text)
         self.assertNotIn("xcontainer.hpp", text)
+        # On one token the same loop reads row 0 twice (a length-1 axis broadcasts): named.
+        self.assertIn("looks like: ran the loop one token too far (i <= T)", text)
 
     def test_a_warning_is_shown_when_the_build_succeeds_and_again_after_a_no_op_build(self):
         for key in ("02", "02 again"):

@@ -288,4 +288,10 @@ WEIGHTED_SUM = [
     Mistake("last_row_skipped", "left out the last token (i < T - 1)",
             "add weights[i] * inputs[i] for every token: i < T, not i < T - 1.",
             lambda inputs, weights: weights[:-1] @ inputs[:-1]),
+    # With T > 1, index T throws (the Debug build checks indices); with T = 1, index 1 of an
+    # axis of length 1 is broadcasting to xtensor and reads row 0 again.
+    Mistake("one_past_the_end", "ran the loop one token too far (i <= T)",
+            "loop while i < T. With one token, weights(1) and row 1 are not out of bounds to "
+            "xtensor (an axis of length 1 broadcasts), so i = 1 adds row 0 a second time.",
+            lambda inputs, weights: 2 * weights @ inputs if inputs.shape[0] == 1 else None),
 ]
