@@ -1,0 +1,1 @@
+"""tools/grader: the instructor's grader behind tools/grade (README.md here)."""

@@ -1,0 +1,271 @@
+"""tools/grade: grades a class of submissions against the kit's cases (tools/grader/README.md).
+
+    tools/grade SUBMISSIONS --out OUT [--jobs N] [--hidden CASES] [--rubric FILE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures
+import json
+import os
+import queue
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+from . import cases as casesets
+from . import kitbuild, reports
+from .rubric import Rubric
+from .sandbox import Limits, Sandbox
+
+KIT = Path(__file__).resolve().parents[2]
+SEVERITY = {"graded": 0, "crashed": 1, "timed-out": 2, "build-failed": 3}
+COMPILE_LIMITS = dict(address_space=4 << 30, cpu_s=120, wall_s=180.0, nproc=64, file_size=256 << 20)
+
+
+def find_sources(submission: Path, exercises: list) -> dict:
+    """The student's file of each exercise: SUBMISSION/exercises/NN_*.cpp or SUBMISSION/NN_*.cpp.
+    Only those names are taken; a link or anything but a regular file is not."""
+    found = {}
+    for exercise in exercises:
+        name = Path(exercise["stub"]).name
+        for candidate in (submission / "exercises" / name, submission / name):
+            if candidate.is_file() and not candidate.is_symlink():
+                found[exercise["id"]] = candidate
+                break
+    return found
+
+
+class Grader:
+    def __init__(self, args):
+        self.args = args
+        self.out = args.out.resolve()
+        catalogue = json.loads((KIT / "exercises.json").read_text(encoding="utf-8"))
+        self.exercises = catalogue["exercises"]
+        self.settings = catalogue["settings"]
+        self.rubric = Rubric.load(args.rubric, [ex["id"] for ex in self.exercises])
+        self.isolated = os.geteuid() == 0
+        self.notes = []
+
+    def prepare(self):
+        out = self.out
+        out.mkdir(parents=True, exist_ok=True)
+        # OUT is searchable but not listable: the sandbox user reaches the kit build (which it
+        # needs to compile) and its own folder under .sandbox by name; everything else is 0700.
+        os.chmod(out, 0o711 if self.isolated else 0o700)
+        log = open(out / "build.log", "w", encoding="utf-8")
+        os.chmod(out / "build.log", 0o600)
+        source, build = out / ".kit-src", out / ".kit-build"
+        t0 = time.monotonic()
+        self.head = kitbuild.export_head(KIT, source)
+        self.build_s = kitbuild.build(source, build, self.exercises, self.args.build_jobs, log)
+        self.build_s += time.monotonic() - t0 - self.build_s
+        for path in (source, build):
+            os.chmod(path, 0o755)
+        self.judge = build / "bin" / "attn_judge"
+        self.commands = {ex["id"]: kitbuild.commands(source, build, ex) for ex in self.exercises}
+        self.build_dir = build
+
+        sandbox_root = out / ".sandbox"
+        if sandbox_root.exists():
+            shutil.rmtree(sandbox_root)
+        sandbox_root.mkdir()
+        os.chmod(sandbox_root, 0o711)
+        self.sandbox_root = sandbox_root
+        private = out / ".cases"
+        private.mkdir(exist_ok=True)
+        os.chmod(private, 0o700)
+        self.sets = {"public": private / "public"}
+        casesets.private_copy(source / "reference_data", self.sets["public"])
+        if self.args.hidden:
+            hidden = self.args.hidden.resolve()
+            if self.isolated and casesets.readable_by_others(hidden / "MANIFEST.json"):
+                self.notes.append(f"warning: the hidden set {hidden} is readable by other users; "
+                                  f"the graded copy is root-only, keep the original so too")
+            self.sets["hidden"] = casesets.private_copy(hidden, private / "hidden")
+        self.inputs = {name: casesets.inputs_only(path, sandbox_root / f"inputs-{name}")
+                       for name, path in self.sets.items()}
+        self.manifests = {name: casesets.manifest(path) for name, path in self.sets.items()}
+        if not self.isolated:
+            self.notes.append("not root: programs run WITHOUT a uid change (limits and timeouts "
+                              "still apply); grade as root for the sandbox")
+
+    def grade_student(self, student: Path, slot: int) -> dict:
+        sandbox = Sandbox(slot)
+        start = time.monotonic()
+        work = self.sandbox_root / f"slot{slot}"
+        if work.exists():
+            shutil.rmtree(work)
+        work.mkdir()
+        sandbox.give(str(work))
+        sources = find_sources(student, self.exercises)
+        record = {"id": student.name, "exercises": {}, "status": "graded"}
+        feedback_dir = self.out / student.name
+        feedback_dir.mkdir(exist_ok=True)
+        os.chmod(feedback_dir, 0o700)
+        for exercise in self.exercises:
+            result = self.grade_exercise(exercise, sources.get(exercise["id"]), work, sandbox,
+                                         feedback_dir)
+            record["exercises"][exercise["id"]] = result
+            if SEVERITY[result["status"]] > SEVERITY[record["status"]]:
+                record["status"] = result["status"]
+        sandbox.sweep()
+        shutil.rmtree(work, ignore_errors=True)
+        record["seconds"] = round(time.monotonic() - start, 2)
+        record["total"] = round(sum(r["points"] for r in record["exercises"].values()), 2)
+        record["max"] = self.rubric.total
+        reports.write_student(feedback_dir, record, self.exercises, self.rubric)
+        return record
+
+    def grade_exercise(self, exercise, source, work, sandbox, feedback_dir) -> dict:
+        ex_id = exercise["id"]
+        t0 = time.monotonic()
+        result = {"status": "graded", "points": 0.0, "max": self.rubric.points[ex_id],
+                  "sets": {}, "note": "", "timing": {}}
+        all_cases = {name: casesets.cases_of(m, ex_id) for name, m in self.manifests.items()}
+        if source is None:
+            result["note"] = f"no file {Path(exercise['stub']).name} in the submission"
+            for name, paths in all_cases.items():
+                result["sets"][name] = {"cases": len(paths), "passed": 0, "failures": [
+                    {"case": p, "reason": result["note"], "mistake": "", "hint": ""} for p in paths]}
+            result["timing"]["total"] = round(time.monotonic() - t0, 2)
+            return result
+        folder = work / ex_id
+        folder.mkdir()
+        sandbox.give(str(folder))
+        student_file = folder / Path(exercise["stub"]).name
+        shutil.copyfile(source, student_file)
+        os.chmod(student_file, 0o644)
+        cmds = self.commands[ex_id]
+        obj, program = folder / "exercise.o", folder / f"test_ex{ex_id}_exercises"
+        env = {"TMPDIR": str(folder), "HOME": str(folder)}
+        # The compiler runs in the sandbox too: `#include` or `.incbin` of a hidden tensor fails.
+        compiled = sandbox.run(kitbuild.student_compile(cmds, str(student_file), str(obj)),
+                               str(self.build_dir), Limits(**COMPILE_LIMITS), env)
+        result["timing"]["compile"] = round(compiled.seconds, 2)
+        if compiled.status == "ok":
+            linked = sandbox.run(kitbuild.student_link(cmds, str(obj), str(program)),
+                                 str(self.build_dir), Limits(**COMPILE_LIMITS), env)
+            result["timing"]["link"] = round(linked.seconds, 2)
+        if compiled.status != "ok" or linked.status != "ok":
+            output = compiled.output if compiled.status != "ok" else linked.output
+            result["status"] = "build-failed"
+            result["note"] = ("does not compile" if compiled.status != "ok" else "does not link") + \
+                ":\n" + output.replace(str(student_file), Path(exercise["stub"]).name)[:3000]
+            for name, paths in all_cases.items():
+                result["sets"][name] = {"cases": len(paths), "passed": 0, "failures": [
+                    {"case": p, "reason": "the file does not build", "mistake": "", "hint": ""}
+                    for p in paths]}
+            result["timing"]["total"] = round(time.monotonic() - t0, 2)
+            return result
+        wall = float(self.settings.get("test_timeout_s", 20))
+        for name in self.sets:
+            run_dir, results = folder / f"cwd-{name}", folder / f"results-{name}"
+            for path in (run_dir, results):
+                path.mkdir()
+                sandbox.give(str(path))
+            ran = sandbox.run([str(program), f"--attn-run-cases={self.inputs[name]}",
+                               f"--attn-results={results}"], str(run_dir),
+                              Limits(wall_s=wall, cpu_s=int(wall)))
+            result["timing"][f"run-{name}"] = round(ran.seconds, 2)
+            if ran.status in ("crashed", "timed-out") and SEVERITY[ran.status] > SEVERITY[result["status"]]:
+                result["status"] = ran.status
+                result["note"] = (f"the test program {ran.status} on the {name} cases "
+                                  f"(exit {ran.returncode}); cases without a result fail")
+            # The verdict: the judge on the result files against the full set. The program's
+            # exit status and output are never read for it.
+            verdicts_file = feedback_dir / f"verdicts-{ex_id}-{name}.json"
+            t1 = time.monotonic()
+            judged = subprocess.run([str(self.judge), "--cases", str(self.sets[name]), "--results",
+                                     str(results), "--exercise", ex_id, "--out", str(verdicts_file)],
+                                    capture_output=True, text=True, timeout=120)
+            if verdicts_file.exists():
+                os.chmod(verdicts_file, 0o600)
+            result["timing"][f"judge-{name}"] = round(time.monotonic() - t1, 2)
+            paths = all_cases[name]
+            if judged.returncode != 0:
+                verdicts = []
+                result["note"] += f"\nthe judge could not judge: {judged.stderr.strip()}"
+            else:
+                verdicts = json.loads(verdicts_file.read_text(encoding="utf-8"))["cases"]
+            by_case = {v["case"]: v for v in verdicts}
+            failures, passed = [], 0
+            for path in paths:
+                verdict = by_case.get(path)
+                if verdict and verdict["passed"]:
+                    passed += 1
+                    continue
+                bad = [o for o in (verdict or {}).get("outputs", []) if not o["passed"]] or \
+                    [{"name": "", "reason": "not judged", "mistake": "", "hint": ""}]
+                failures.append({"case": path, "reason": "; ".join(
+                    (f"{o['name']}: " if o["name"] else "") + o["reason"] for o in bad),
+                    "mistake": "; ".join(o["mistake"] for o in bad if o.get("mistake")),
+                    "hint": "; ".join(o["hint"] for o in bad if o.get("hint"))})
+            result["sets"][name] = {"cases": len(paths), "passed": passed, "failures": failures}
+        total = sum(s["cases"] for s in result["sets"].values())
+        passed = sum(s["passed"] for s in result["sets"].values())
+        result["points"] = self.rubric.score(ex_id, passed, total)
+        result["timing"]["total"] = round(time.monotonic() - t0, 2)
+        return result
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="tools/grade", description=__doc__.split("\n")[0])
+    parser.add_argument("submissions", type=Path, help="a folder with one folder per student")
+    parser.add_argument("--out", type=Path, required=True, help="where the gradebook goes")
+    parser.add_argument("--jobs", type=int, default=1, help="students graded at once")
+    parser.add_argument("--hidden", type=Path, help="a hidden case set (tools/record --out)")
+    parser.add_argument("--rubric", type=Path, help='JSON {"points": {"01": 5}, "partial": true}')
+    parser.add_argument("--build-jobs", type=int, default=2, help="ninja -j of the kit's build")
+    args = parser.parse_args(argv)
+    students = sorted(p for p in args.submissions.iterdir() if p.is_dir() and not p.is_symlink()
+                      and not p.name.startswith("."))
+    if not students:
+        print(f"grade: no student folders in {args.submissions}", file=sys.stderr)
+        return 1
+    grader = Grader(args)
+    print(f"grade: building the kit's HEAD in {args.out}/.kit-build ...", flush=True)
+    try:
+        grader.prepare()
+    except kitbuild.BuildError as error:
+        print(f"grade: {error}", file=sys.stderr)
+        return 1
+    for note in grader.notes:
+        print(f"grade: {note}")
+    print(f"grade: kit {grader.head[:10]} built in {grader.build_s:.1f} s; grading "
+          f"{len(students)} students with {args.jobs} job(s)", flush=True)
+    slots = queue.Queue()
+    for slot in range(args.jobs):
+        slots.put(slot)
+    lock = threading.Lock()
+
+    def one(student):
+        slot = slots.get()
+        try:
+            record = grader.grade_student(student, slot)
+        except Exception as error:  # a grader bug on one student must not stop the class
+            record = {"id": student.name, "status": "crashed", "total": 0.0,
+                      "max": grader.rubric.total, "exercises": {}, "seconds": 0.0,
+                      "error": f"grader error: {error!r}"}
+        finally:
+            slots.put(slot)
+        with lock:
+            print(f"  {record['id']:<24} {record['total']:>7.2f}/{record['max']:<6} "
+                  f"{record['status']:<12} {record['seconds']:.1f} s", flush=True)
+        return record
+
+    start = time.monotonic()
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        records = list(pool.map(one, students))
+    wall = time.monotonic() - start
+    reports.write_class(grader.out, records, grader.exercises, grader.rubric, grader.notes,
+                        {"kit_head": grader.head, "build_s": round(grader.build_s, 2),
+                         "grading_wall_s": round(wall, 2), "jobs": args.jobs,
+                         "sets": list(grader.sets), "sandboxed": grader.isolated})
+    print(f"grade: {len(records)} students in {wall:.1f} s ({wall / len(records):.1f} s each "
+          f"with {args.jobs} job(s)); {grader.out / 'gradebook.csv'}")
+    return 0
