@@ -1,0 +1,212 @@
+#!/usr/bin/env python3
+"""tests/grading/expected.py — the gradebook the synthetic class deserves, in numbers.
+
+    tests/grading/expected.py [--cases DIR ...] [--rubric FILE] [--json] [--check GRADEBOOK]
+
+expected.json says per student and exercise which cases pass ("all", "none",
+"notebook_only"); this counts those cases in the case set(s) graded (each DIR's MANIFEST.json;
+default: the kit's reference_data/, several DIRs: their union, as a grader given --hidden) and
+applies the rubric: default 10 points per exercise, partial credit per value case, points *
+passed / cases rounded to 0.01; `--rubric FILE` is tools/grade's JSON, {"points": {"01": 5,
+...}, "partial": true} (an exercise it does not name keeps 10; partial false: all or nothing).
+
+Prints the expected gradebook as CSV (id,total,max,<exercise ids>,status), or as JSON with
+--json. --check GRADEBOOK compares a grader's gradebook.csv with it, every cell: the same
+students, total, max, each exercise's points (to 0.01) and status; lines starting with '#' are
+comments; an exercise column may be named "01", "ex01" or "01_dot_scores". Exits 1 on any
+difference, listing each. Importable: expected_gradebook(case_dirs, rubric) -> rows.
+Standard library only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+HERE = Path(__file__).resolve().parent
+NOTEBOOK_SHAPE = [6, 3]  # T = 6 tokens "Your journey starts with one step", d_in = 3
+
+
+def catalogue(root: Path = ROOT):
+    return json.loads((root / "exercises.json").read_text(encoding="utf-8"))["exercises"]
+
+
+def load_cases(case_dirs):
+    """[(exercise id, case entry, files of the case)] over every case set, in order."""
+    cases = []
+    for folder in case_dirs:
+        manifest = json.loads((Path(folder) / "MANIFEST.json").read_text(encoding="utf-8"))
+        for path, case in manifest["cases"].items():
+            files = {name: manifest["files"].get(f"{path}/{name}.npy", {})
+                     for name in case["inputs"]}
+            cases.append((case["exercise"], case, files))
+    return cases
+
+
+def passes(rule: str, case, files) -> bool:
+    if rule == "all":
+        return True
+    if rule == "none":
+        return False
+    if rule == "notebook_only":
+        return files.get("inputs", {}).get("shape") == NOTEBOOK_SHAPE
+    raise ValueError(f"expected.json: unknown rule {rule!r}")
+
+
+def load_rubric(path):
+    if path is None:
+        return {"points": {}, "partial": True}
+    rubric = json.loads(Path(path).read_text(encoding="utf-8"))
+    return {"points": rubric.get("points", {}), "partial": rubric.get("partial", True)}
+
+
+def exercise_points(points: float, passed: int, total: int, partial: bool) -> float:
+    if total == 0:
+        return 0.0
+    if not partial:
+        return float(points) if passed == total else 0.0
+    return round(points * passed / total, 2)
+
+
+def expected_gradebook(case_dirs=None, rubric=None, expected_file=HERE / "expected.json",
+                       root: Path = ROOT):
+    """{student: {"total", "max", "points": {id: float}, "status", "passed": {id: (n, of)}}}"""
+    case_dirs = case_dirs or [root / "reference_data"]
+    rubric = rubric or load_rubric(None)
+    expected = json.loads(Path(expected_file).read_text(encoding="utf-8"))["students"]
+    ids = [exercise["id"] for exercise in catalogue(root)]
+    cases = load_cases(case_dirs)
+    rows = {}
+    for student, spec in expected.items():
+        rules = spec["exercises"]
+        row = {"points": {}, "passed": {}, "status": spec["status"], "max": 0.0}
+        for ex in ids:
+            rule = rules.get(ex, rules.get("*"))
+            if rule is None:
+                raise ValueError(f"expected.json: {student} has no rule for {ex} and no '*'")
+            mine = [(case, files) for exercise, case, files in cases if exercise == ex]
+            passed = sum(passes(rule, case, files) for case, files in mine)
+            points = float(rubric["points"].get(ex, 10))
+            row["points"][ex] = exercise_points(points, passed, len(mine), rubric["partial"])
+            row["passed"][ex] = (passed, len(mine))
+            row["max"] += points
+        row["total"] = round(sum(row["points"].values()), 2)
+        rows[student] = row
+    return rows
+
+
+def class_mismatch(expected_file=HERE / "expected.json") -> str:
+    """'' if expected.json and make_class.py name the same students with the same layouts."""
+    sys.path.insert(0, str(HERE))
+    import make_class  # noqa: E402  (this folder, on the path just now)
+    expected = json.loads(Path(expected_file).read_text(encoding="utf-8"))["students"]
+    made = {name: layout for name, (layout, _, _) in make_class.STUDENTS.items()}
+    told = {name: spec.get("layout") for name, spec in expected.items()}
+    if made != told:
+        return (f"expected.json and make_class.py disagree: only in make_class.py "
+                f"{sorted(set(made) - set(told))}, only in expected.json "
+                f"{sorted(set(told) - set(made))}, layouts differ "
+                f"{sorted(n for n in set(made) & set(told) if made[n] != told[n])}")
+    return ""
+
+
+def number(value: float) -> str:
+    return f"{value:.2f}".rstrip("0").rstrip(".")
+
+
+def as_csv(rows, ids) -> str:
+    lines = ["id,total,max," + ",".join(ids) + ",status"]
+    for student, row in rows.items():
+        lines.append(",".join([student, number(row["total"]), number(row["max"])]
+                              + [number(row["points"][ex]) for ex in ids] + [row["status"]]))
+    return "\n".join(lines) + "\n"
+
+
+def check(rows, gradebook: Path, ids, names) -> list[str]:
+    """Every difference between `gradebook` (a grader's CSV) and `rows`."""
+    text = [line for line in gradebook.read_text(encoding="utf-8").splitlines()
+            if line.strip() and not line.startswith("#")]
+    table = list(csv.DictReader(text))
+    if not table:
+        return [f"{gradebook}: no rows"]
+    header = list(table[0].keys())
+    column = {}
+    for ex in ids:
+        for candidate in (ex, f"ex{ex}", names[ex]):
+            if candidate in header:
+                column[ex] = candidate
+                break
+    problems = [f"no column for exercise {ex} (looked for {ex}, ex{ex}, {names[ex]})"
+                for ex in ids if ex not in column]
+    for needed in ("id", "total", "max", "status"):
+        if needed not in header:
+            problems.append(f"no column {needed!r}")
+    if problems:
+        return problems
+    seen = {}
+    for line in table:
+        seen[line["id"]] = line
+    problems += [f"{student}: missing from the gradebook" for student in rows if student not in seen]
+    problems += [f"{student}: in the gradebook but not in the class" for student in seen
+                 if student not in rows]
+
+    def differs(got, want):
+        try:
+            return abs(float(got) - want) > 0.005
+        except (TypeError, ValueError):
+            return True
+
+    for student, row in rows.items():
+        line = seen.get(student)
+        if line is None:
+            continue
+        for field in ("total", "max"):
+            if differs(line[field], row[field]):
+                problems.append(f"{student}: {field} is {line[field]}, expected {number(row[field])}")
+        for ex in ids:
+            if differs(line[column[ex]], row["points"][ex]):
+                passed, of = row["passed"][ex]
+                problems.append(f"{student}: {ex} is {line[column[ex]]}, expected "
+                                f"{number(row['points'][ex])} ({passed} of {of} cases)")
+        if line["status"].strip() != row["status"]:
+            problems.append(f"{student}: status is {line['status']}, expected {row['status']}")
+    return problems
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--cases", action="append", type=Path, metavar="DIR",
+                        help="a case set graded (repeatable; default: reference_data)")
+    parser.add_argument("--rubric", type=Path, help="tools/grade's rubric JSON")
+    parser.add_argument("--json", action="store_true", help="print JSON, not CSV")
+    parser.add_argument("--check", type=Path, metavar="GRADEBOOK",
+                        help="compare a gradebook.csv with the expected one, every cell")
+    args = parser.parse_args(argv)
+    exercises = catalogue()
+    ids = [exercise["id"] for exercise in exercises]
+    names = {exercise["id"]: Path(exercise["goldens"]).name for exercise in exercises}
+    rows = expected_gradebook(args.cases, load_rubric(args.rubric))
+    mismatch = class_mismatch()
+    if mismatch:
+        print(mismatch)
+        return 1
+    if args.check:
+        problems = check(rows, args.check, ids, names)
+        for problem in problems:
+            print(problem)
+        print(f"{args.check}: {'differs in ' + str(len(problems)) + ' cells' if problems else 'every cell as expected'}")
+        return 1 if problems else 0
+    if args.json:
+        print(json.dumps(rows, indent=1))
+    else:
+        sys.stdout.write(as_csv(rows, ids))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
