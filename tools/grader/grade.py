@@ -155,7 +155,8 @@ class Grader:
             output = compiled.output if compiled.status != "ok" else linked.output
             result["status"] = "build-failed"
             result["note"] = ("does not compile" if compiled.status != "ok" else "does not link") + \
-                ":\n" + output.replace(str(student_file), Path(exercise["stub"]).name)[:3000]
+                ":\n" + output.replace(str(student_file), Path(exercise["stub"]).name) \
+                .replace(str(folder) + "/", "")[:3000]
             for name, paths in all_cases.items():
                 result["sets"][name] = {"cases": len(paths), "passed": 0, "failures": [
                     {"case": p, "reason": "the file does not build", "mistake": "", "hint": ""}
@@ -168,11 +169,16 @@ class Grader:
             for path in (run_dir, results):
                 path.mkdir()
                 sandbox.give(str(path))
-            ran = sandbox.run([str(program), f"--attn-run-cases={self.inputs[name]}",
-                               f"--attn-results={results}"], str(run_dir),
-                              Limits(wall_s=wall, cpu_s=int(wall)))
-            result["timing"][f"run-{name}"] = round(ran.seconds, 2)
-            if ran.status in ("crashed", "timed-out") and SEVERITY[ran.status] > SEVERITY[result["status"]]:
+            ran = None
+            if result["status"] == "timed-out":
+                # It hung on an earlier set: its cases here fail unrun, not another timeout.
+                result["timing"][f"run-{name}"] = 0.0
+            else:
+                ran = sandbox.run([str(program), f"--attn-run-cases={self.inputs[name]}",
+                                   f"--attn-results={results}"], str(run_dir),
+                                  Limits(wall_s=wall, cpu_s=int(wall)))
+                result["timing"][f"run-{name}"] = round(ran.seconds, 2)
+            if ran is not None and ran.status in ("crashed", "timed-out") and SEVERITY[ran.status] > SEVERITY[result["status"]]:
                 result["status"] = ran.status
                 result["note"] = (f"the test program {ran.status} on the {name} cases "
                                   f"(exit {ran.returncode}); cases without a result fail")
@@ -194,10 +200,12 @@ class Grader:
                 verdicts = json.loads(verdicts_file.read_text(encoding="utf-8"))["cases"]
             by_case = {v["case"]: v for v in verdicts}
             failures, passed = [], 0
+            passed_cases = []
             for path in paths:
                 verdict = by_case.get(path)
                 if verdict and verdict["passed"]:
                     passed += 1
+                    passed_cases.append(path)
                     continue
                 bad = [o for o in (verdict or {}).get("outputs", []) if not o["passed"]] or \
                     [{"name": "", "reason": "not judged", "mistake": "", "hint": ""}]
@@ -205,7 +213,8 @@ class Grader:
                     (f"{o['name']}: " if o["name"] else "") + o["reason"] for o in bad),
                     "mistake": "; ".join(o["mistake"] for o in bad if o.get("mistake")),
                     "hint": "; ".join(o["hint"] for o in bad if o.get("hint"))})
-            result["sets"][name] = {"cases": len(paths), "passed": passed, "failures": failures}
+            result["sets"][name] = {"cases": len(paths), "passed": passed, "failures": failures,
+                                    "passed_cases": passed_cases}
         total = sum(s["cases"] for s in result["sets"].values())
         passed = sum(s["passed"] for s in result["sets"].values())
         result["points"] = self.rubric.score(ex_id, passed, total)

@@ -58,11 +58,10 @@ def write_student(folder, record, exercises, rubric):
                     f'      <failure message={quoteattr(failure["reason"][:500])}>'
                     f'{escape(failure["mistake"] + chr(10) + failure["hint"])}</failure>\n'
                     f'    </testcase>')
-            for index in range(data["passed"]):
+            for case in data.get("passed_cases", []):
                 count += 1
-                cases_xml.append(
-                    f'    <testcase classname={quoteattr(suite)} '
-                    f'name={quoteattr(f"passed case {index + 1}")}/>')
+                cases_xml.append(f'    <testcase classname={quoteattr(suite)} '
+                                 f'name={quoteattr(case)}/>')
         lines.append("")
     (folder / "feedback.txt").write_text("\n".join(lines), encoding="utf-8")
     (folder / "junit.xml").write_text(
