@@ -40,6 +40,17 @@ def find_sources(submission: Path, exercises: list) -> dict:
     return found
 
 
+def require_searchable_by_others(folder: Path) -> None:
+    """The sandbox user compiles against OUT/.kit-src and .kit-build, so every folder above
+    OUT must let others pass (o+x). A mktemp -d folder (0700) does not: say so, rather than
+    grade every student "build-failed"."""
+    for path in (folder, *folder.parents):
+        if not path.stat().st_mode & 0o001:
+            raise kitbuild.BuildError(
+                f"the sandbox user cannot reach --out: {path} is not searchable by others "
+                f"(chmod o+x {path}, or put --out under a folder that is)")
+
+
 class Grader:
     def __init__(self, args):
         self.args = args
@@ -54,6 +65,8 @@ class Grader:
     def prepare(self):
         out = self.out
         out.mkdir(parents=True, exist_ok=True)
+        if self.isolated:
+            require_searchable_by_others(out.parent)
         # OUT is searchable but not listable: the sandbox user reaches the kit build (which it
         # needs to compile) and its own folder under .sandbox by name; everything else is 0700.
         os.chmod(out, 0o711 if self.isolated else 0o700)
