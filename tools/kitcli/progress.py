@@ -74,8 +74,8 @@ def program_end_reason(end: build.ProgramEnd, timeout_s: float,
             "(does the code call exit()?)")
 
 
-def missing_report_reason(kit: Kit, ex: dict, result: reports.CtestResult | None,
-                          program: Path) -> str:
+def missing_report_reason(kit: Kit, ex: dict, preset: str,
+                          result: reports.CtestResult | None) -> str:
     """Why the exercise's test program wrote no report under ctest. ctest's JUnit says
     whether it ran; for a failure, which it does not explain, a run as long as the timeout
     was a timeout, and anything else is run once more, directly, to learn how it ends."""
@@ -89,7 +89,8 @@ def missing_report_reason(kit: Kit, ex: dict, result: reports.CtestResult | None
         return "its ctest test is disabled"
     if result.passed:
         return "its test program ended before writing its report (does the code call exit()?)"
-    test = running_test(program.parent.parent / "reports" / progress_file(kit, "", ex).name)
+    test = running_test(progress_file(kit, preset, ex))
+    program = build.test_program(kit, preset, ex)
     if result.time_s >= TIMEOUT_FRACTION * kit.test_timeout_s:
         return timed_out(kit.test_timeout_s, test)
     end = build.run_program(program, ["--gtest_brief=1"], kit.test_timeout_s, kit.root)
@@ -128,8 +129,7 @@ def exercise_state(kit: Kit, ex: dict, preset: str, build_output: str,
     result = ctest_results.get(f"ex{ex['id']}.exercises")
     cases = reports.read_gtest_report(build.gtest_report_path(kit, preset, ex))
     if cases is None:
-        return State(FAILING, missing_report_reason(kit, ex, result,
-                                                    build.test_program(kit, preset, ex)))
+        return State(FAILING, missing_report_reason(kit, ex, preset, result))
     if stubs.is_pristine(kit, ex):
         return State(NOT_STARTED, "")
     return verdict(ex, cases, program_passed=result is not None and result.passed)

@@ -32,8 +32,8 @@ def stub_problems(kit: Kit, preset: str, ctest_results: dict) -> tuple:
         checked += 1
         cases = reports.read_gtest_report(build.gtest_report_path(kit, preset, ex))
         if cases is None:
-            reason = progress.missing_report_reason(kit, ex, ctest_results.get(
-                f"ex{ex['id']}.exercises"), build.test_program(kit, preset, ex))
+            reason = progress.missing_report_reason(
+                kit, ex, preset, ctest_results.get(f"ex{ex['id']}.exercises"))
             problems.append(f"{ex['stub']}: {reason}")
             continue
         failed = [case for case in cases if case.outcome == "failed"]
