@@ -1,5 +1,8 @@
-"""What the grader writes: gradebook.csv, and per student feedback.txt, junit.xml, results.json
-(Gradescope's autograder format). report.html: not yet."""
+"""What the grader writes: gradebook.csv, records.json, timings.json, and per student
+feedback.txt, junit.xml, results.json (Gradescope's autograder format).
+
+records.json holds everything the class-wide outputs are made from (the records, the notes, the
+run's meta), so `tools/grade merge` can rebuild them from shards without grading again."""
 
 from __future__ import annotations
 
@@ -96,3 +99,7 @@ def write_class(out, records, exercises, rubric, notes, meta):
         for r in records}}
     (out / "timings.json").write_text(json.dumps(timings, indent=2) + "\n", encoding="utf-8")
     _private(out / "timings.json")
+    (out / "records.json").write_text(json.dumps({"meta": meta, "notes": notes,
+                                                  "records": records}, indent=1) + "\n",
+                                      encoding="utf-8")
+    _private(out / "records.json")
