@@ -474,12 +474,28 @@ std::vector<gfs::path> roots() {
     for (const gfs::path& base : bases) {
         for (const char* name : {"", "hidden", "hidden_cases", "hidden-cases", "cases", "expected",
                                  "goldens", "reference_data", ".cases", ".hidden", "grading",
-                                 "cases/hidden", "cases/full", ".cases/hidden", ".cases/public"}) {
+                                 "cases/hidden", "cases/full", ".cases/hidden", ".cases/public",
+                                 ".kit-src/reference_data"}) {
             found.push_back(base / name);
         }
     }
     return found;
 }
+"""
+
+# includes_solution: the reference solution pulled in by the preprocessor, from where the
+# grader's own layout (tools/grader, which ships with the kit) puts the pristine kit: its
+# export is .kit-src/ under --out, and the file compiles in a folder a few levels below --out.
+INCLUDES_SOLUTION = r"""
+#if __has_include("../../../.kit-src/@SOLUTION@")
+#include "../../../.kit-src/@SOLUTION@"
+#elif __has_include("../../.kit-src/@SOLUTION@")
+#include "../../.kit-src/@SOLUTION@"
+#elif __has_include("../../../../.kit-src/@SOLUTION@")
+#include "../../../../.kit-src/@SOLUTION@"
+#else
+@STUB@
+#endif
 """
 
 
@@ -591,6 +607,13 @@ def student_memory_hog(kit):
                                                        "hog_memory();")}, solved)
 
 
+def student_includes_solution(kit):
+    need(kit, "04")
+    return everything(kit, {"04": lambda k, ex: INCLUDES_SOLUTION.lstrip("\n")
+                            .replace("@SOLUTION@", k.exercises[ex]["solution"])
+                            .replace("@STUB@", k.stub(ex))}, solved)
+
+
 def student_notebook_fitted(kit):
     need(kit, "01")
     return everything(kit, {"01": lambda k, ex: replace_body(k, ex, NOTEBOOK_FITTED_01)}, solved)
@@ -681,6 +704,7 @@ STUDENTS = {
     "fork_bomb": ("flat", student_fork_bomb, None),
     "memory_hog": ("flat", student_memory_hog, None),
     "notebook_fitted": ("exercises", student_notebook_fitted, None),
+    "includes_solution": ("flat", student_includes_solution, None),
 }
 
 

@@ -20,7 +20,7 @@ from pathlib import Path
 from . import cases as casesets
 from . import kitbuild, reports
 from .rubric import Rubric
-from .sandbox import Limits, Sandbox
+from .sandbox import LINK_GID, Limits, Sandbox
 
 KIT = Path(__file__).resolve().parents[2]
 SEVERITY = {"graded": 0, "crashed": 1, "timed-out": 2, "build-failed": 3}
@@ -75,13 +75,15 @@ class Grader:
         source, build = out / ".kit-src", out / ".kit-build"
         t0 = time.monotonic()
         self.head = kitbuild.export_head(KIT, source)
-        self.build_s = kitbuild.build(source, build, self.exercises, self.args.build_jobs, log)
-        self.build_s += time.monotonic() - t0 - self.build_s
-        for path in (source, build):
-            os.chmod(path, 0o755)
+        kitbuild.build(source, build, self.exercises, self.args.build_jobs, log)
+        self.build_s = time.monotonic() - t0
         self.judge = build / "bin" / "attn_judge"
         self.commands = {ex["id"]: kitbuild.commands(source, build, ex) for ex in self.exercises}
         self.build_dir = build
+        if self.isolated:
+            readable = [path for cmds in self.commands.values()
+                        for path in kitbuild.compile_inputs(cmds, [source, build])]
+            kitbuild.lock_down([source, build], readable, LINK_GID)
 
         sandbox_root = out / ".sandbox"
         if sandbox_root.exists():
@@ -107,10 +109,9 @@ class Grader:
             self.notes.append("not root: programs run WITHOUT a uid change (limits and timeouts "
                               "still apply); grade as root for the sandbox")
 
-    def grade_student(self, student: Path, slot: int) -> dict:
-        sandbox = Sandbox(slot)
+    def grade_student(self, student: Path, sandbox: Sandbox) -> dict:
         start = time.monotonic()
-        work = self.sandbox_root / f"slot{slot}"
+        work = self.sandbox_root / f"uid{sandbox.uid}"
         if work.exists():
             shutil.rmtree(work)
         work.mkdir()
@@ -161,8 +162,10 @@ class Grader:
                                str(self.build_dir), Limits(**COMPILE_LIMITS), env)
         result["timing"]["compile"] = round(compiled.seconds, 2)
         if compiled.status == "ok":
+            # Only the link step may read the kit's libraries (the earlier solutions among them).
             linked = sandbox.run(kitbuild.student_link(cmds, str(obj), str(program)),
-                                 str(self.build_dir), Limits(**COMPILE_LIMITS), env)
+                                 str(self.build_dir), Limits(**COMPILE_LIMITS), env,
+                                 groups=(LINK_GID,))
             result["timing"]["link"] = round(linked.seconds, 2)
         if compiled.status != "ok" or linked.status != "ok":
             output = compiled.output if compiled.status != "ok" else linked.output
@@ -261,20 +264,20 @@ def main(argv=None) -> int:
     print(f"grade: kit {grader.head[:10]} built in {grader.build_s:.1f} s; grading "
           f"{len(students)} students with {args.jobs} job(s)", flush=True)
     slots = queue.Queue()
-    for slot in range(args.jobs):
-        slots.put(slot)
+    for _ in range(args.jobs):
+        slots.put(Sandbox())
     lock = threading.Lock()
 
     def one(student):
-        slot = slots.get()
+        sandbox = slots.get()
         try:
-            record = grader.grade_student(student, slot)
+            record = grader.grade_student(student, sandbox)
         except Exception as error:  # a grader bug on one student must not stop the class
             record = {"id": student.name, "status": "crashed", "total": 0.0,
                       "max": grader.rubric.total, "exercises": {}, "seconds": 0.0,
                       "error": f"grader error: {error!r}"}
         finally:
-            slots.put(slot)
+            slots.put(sandbox)
         with lock:
             print(f"  {record['id']:<24} {record['total']:>7.2f}/{record['max']:<6} "
                   f"{record['status']:<12} {record['seconds']:.1f} s", flush=True)

@@ -11,6 +11,7 @@ object in place of libexNN_exercises.a: one compile failure costs that exercise 
 from __future__ import annotations
 
 import json
+import os
 import shlex
 import shutil
 import subprocess
@@ -113,3 +114,46 @@ def student_link(cmds: ExerciseCommands, obj: str, program: str) -> list:
     argv[argv.index(cmds.stub_library)] = obj
     argv[argv.index("-o") + 1] = program
     return argv
+
+
+def compile_inputs(cmds: ExerciseCommands, kit_dirs) -> list:
+    """What compiling a student's file reads inside the kit's folders: its -I folders and the
+    precompiled header (the -include file and its .gch)."""
+    needed = []
+    argv = cmds.compile
+    for index, arg in enumerate(argv):
+        if arg.startswith("-I") and len(arg) > 2:
+            needed.append(Path(arg[2:]))
+        elif arg == "-include":
+            header = Path(argv[index + 1])
+            needed += [header, header.with_name(header.name + ".gch")]
+    return [path for path in needed
+            if any(path == folder or folder in path.parents for folder in kit_dirs)]
+
+
+def lock_down(kit_dirs, readable: list, link_gid: int) -> None:
+    """The pristine kit as the sandbox may see it. Folders: 0711 (passable, not listable).
+    Files: root's alone (0600), except what compiling reads (`readable`: the kit's headers and
+    the precompiled header, 0644) and, under the build folder, what linking reads (0640, group
+    `link_gid`, which only the sandbox's link step holds). So no sandboxed step reads a
+    solution's source or the goldens, and a running program reads nothing of the kit at all:
+    not the solutions' libraries, not the pristine test programs."""
+    build_dir = kit_dirs[-1]
+    for top in kit_dirs:
+        for folder, _, files in os.walk(top):
+            os.chown(folder, 0, 0)
+            os.chmod(folder, 0o711)
+            for name in files:
+                path = os.path.join(folder, name)
+                if os.path.islink(path):
+                    continue
+                executable = os.stat(path).st_mode & 0o100  # the judge, tools/ scripts
+                if top == build_dir:
+                    os.chown(path, 0, link_gid)
+                    os.chmod(path, 0o750 if executable else 0o640)
+                else:
+                    os.chmod(path, 0o700 if executable else 0o600)
+    for path in readable:
+        for entry in ([path] if path.is_file() else
+                      [Path(folder) / name for folder, _, files in os.walk(path) for name in files]):
+            os.chmod(entry, 0o644)

@@ -2,21 +2,34 @@
 
 As root: a throwaway uid/gid per job slot (`setpriv --reuid --regid --clear-groups
 --no-new-privs`), resource limits with `prlimit` (address space, CPU seconds, processes, file
-size), a clean environment, a wall timeout, its own session; afterwards every process left
-under that uid is killed (`kill -9 -1` run AS that uid, which reaches that uid's processes
+size), no network and a private /tmp, /var/tmp and /dev/shm (fresh network and mount
+namespaces), a clean environment, a wall timeout, its own session; afterwards every process
+left under that uid is killed (`kill -9 -1` run AS that uid, which reaches that uid's processes
 only), so a fork bomb or a daemonised child cannot outlive its exercise. Not root: the same
 limits and timeout without the uid change (`Sandbox.isolated` is False; the caller says so).
+
+A uid is claimed with a lock file held for the grader's lifetime, so two graders on one
+machine (two instructors, or shards of one class) never share a uid: the sweep of one would
+kill the other's compiler.
 """
 
 from __future__ import annotations
 
+import fcntl
 import os
+import pwd
 import signal
 import subprocess
 import time
 from dataclasses import dataclass
 
 UID_BASE = 61000  # throwaway uids 61000, 61001, ...: one per job slot, in no passwd file
+UID_COUNT = 1000
+LINK_GID = UID_BASE - 1  # the group that may read the kit's build (libraries) when linking
+LOCKS = "/tmp/attn-grade-uids"  # root's: one lock file per uid in use by a running grader
+# Each run gets its own empty tmpfs on the world-writable folders: what a student leaves there
+# (a fake report in /tmp) is gone with the run and never seen by another student's run.
+PRIVATE_FOLDERS = ("/tmp", "/var/tmp", "/dev/shm")
 
 
 @dataclass
@@ -52,20 +65,39 @@ def _uid_in_use(uid: int) -> bool:
     return False
 
 
+def _has_account(uid: int) -> bool:
+    try:
+        pwd.getpwuid(uid)
+        return True
+    except KeyError:
+        return False
+
+
 class Sandbox:
-    def __init__(self, slot: int):
+    def __init__(self):
+        """A sandbox with a uid of its own: the first of UID_BASE.. that no account, no process
+        and no other grader's lock holds. Not root: the caller's own uid."""
         self.isolated = os.geteuid() == 0
-        self.uid = UID_BASE + slot if self.isolated else os.getuid()
-        self.gid = UID_BASE + slot if self.isolated else os.getgid()
-        if self.isolated:
-            import pwd
+        self.uid, self.gid, self._lock = os.getuid(), os.getgid(), None
+        if not self.isolated:
+            return
+        os.makedirs(LOCKS, mode=0o700, exist_ok=True)
+        for uid in range(UID_BASE, UID_BASE + UID_COUNT):
+            if _has_account(uid):
+                continue
+            lock = open(os.path.join(LOCKS, str(uid)), "w")
             try:
-                pwd.getpwuid(self.uid)
-                raise RuntimeError(f"uid {self.uid} belongs to an account; the sandbox needs a "
-                                   f"throwaway uid (change grader.sandbox.UID_BASE)")
-            except KeyError:
-                pass
-            self.sweep()
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                lock.close()
+                continue
+            if _uid_in_use(uid):  # a process the lock does not know of: leave it alone
+                lock.close()
+                continue
+            self.uid = self.gid = uid
+            self._lock = lock
+            return
+        raise RuntimeError(f"no free sandbox uid in {UID_BASE}..{UID_BASE + UID_COUNT - 1}")
 
     def give(self, path: str, mode: int = 0o700) -> None:
         """Makes `path` the sandbox user's own (its results folder, its working folder)."""
@@ -73,23 +105,31 @@ class Sandbox:
             os.chown(path, self.uid, self.gid)
         os.chmod(path, mode)
 
-    def _prefix(self, limits: Limits) -> list:
+    def _prefix(self, limits: Limits, groups: tuple) -> list:
         prlimit = ["prlimit", f"--as={limits.address_space}", f"--cpu={limits.cpu_s}",
                    f"--fsize={limits.file_size}", "--core=0"]
         if self.isolated:
             # NPROC counts the processes of the real uid: the slot's own, so only its own.
             prlimit.append(f"--nproc={limits.nproc}")
             # No network (a fresh network namespace with only a down loopback): nothing leaves.
-            return ["unshare", "--net", "--", "setpriv", f"--reuid={self.uid}", f"--regid={self.gid}", "--clear-groups",
-                    "--no-new-privs", "--inh-caps=-all", "--bounding-set=-all"] + prlimit + ["--"]
+            # A fresh mount namespace, still root in it, mounts the private folders; then the
+            # uid change drops every capability.
+            mounts = " && ".join(f"mount -t tmpfs -o size=64m,mode=1777,nosuid,nodev tmpfs {path}"
+                                 for path in PRIVATE_FOLDERS)
+            return ["unshare", "--net", "--mount", "--", "/bin/sh", "-c", mounts + ' && exec "$@"',
+                    "sandbox", "setpriv", f"--reuid={self.uid}", f"--regid={self.gid}",
+                    f"--groups={','.join(map(str, groups))}" if groups else "--clear-groups",
+                    "--no-new-privs", "--inh-caps=-all",
+                    "--bounding-set=-all"] + prlimit + ["--"]
         return prlimit + ["--"]
 
-    def run(self, argv: list, cwd: str, limits: Limits, env: dict | None = None) -> Outcome:
+    def run(self, argv: list, cwd: str, limits: Limits, env: dict | None = None,
+            groups: tuple = ()) -> Outcome:
         environment = {"PATH": "/usr/bin:/bin", "HOME": cwd, "LANG": "C.UTF-8", "TMPDIR": cwd,
                        "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
         environment.update(env or {})
         start = time.monotonic()
-        process = subprocess.Popen(self._prefix(limits) + list(argv), cwd=cwd, env=environment,
+        process = subprocess.Popen(self._prefix(limits, groups) + list(argv), cwd=cwd, env=environment,
                                    stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                    stderr=subprocess.STDOUT, start_new_session=True)
         timed_out = False

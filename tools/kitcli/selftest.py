@@ -1,10 +1,15 @@
 """`tools/kit test`: the kit's own test suite, for maintainers and CI. Both tracks build;
 the solutions and the kit's own tests all pass; every untouched stub fails cleanly, naming
-its file; and, given a Python with PyTorch, `tools/record --check` recomputes every golden."""
+its file; given a Python with PyTorch, `tools/record --check` recomputes every golden; and
+tools/grade grades the synthetic class (tests/grading/), every gradebook cell as deserved."""
 
 from __future__ import annotations
 
+import json
+import os
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 from . import build, progress, reports, setup, stubs
@@ -62,7 +67,47 @@ def ctest_summary(ctest: build.CtestRun) -> list:
                + (f" ({result.message})" if result.message else "") for result in failed])
 
 
-def run(kit: Kit, preset: str, goldens_check: bool) -> int:
+def grade_synthetic_class(kit: Kit) -> bool:
+    """tests/grading/make_class.py, tools/grade, expected.py --check: the grader's own test.
+    As root the whole class, in the sandbox; as another user the grader cannot change uid, so
+    the students whose attack only the sandbox stops (expected.json's "needs_root") sit out."""
+    grading = kit.root / "tests" / "grading"
+    if not (kit.root / ".git").exists():
+        say("kit test: grading the synthetic class skipped: tools/grade builds the kit's git "
+            "HEAD, and this copy has no .git")
+        return True
+    as_root = os.geteuid() == 0
+    students = json.loads((grading / "expected.json").read_text(encoding="utf-8"))["students"]
+    left_out = [] if as_root else [name for name, spec in students.items() if "needs_root" in spec]
+    say(f"kit test: grading the synthetic class (tests/grading/, {len(students) - len(left_out)} "
+        f"students) with tools/grade" + ("" if as_root else
+                                         f", without the sandbox (not root): {', '.join(left_out)} "
+                                         "sit out") + " ...")
+    # Under /tmp (searchable by all), 0711: the sandbox's uid must pass through to --out.
+    work = Path(tempfile.mkdtemp(prefix="attn-grading."))
+    try:
+        os.chmod(work, 0o711)
+        make = [sys.executable, str(grading / "make_class.py"), str(work / "class")]
+        for name in students:
+            if name not in left_out:
+                make += ["--only", name]
+        steps = [make,
+                 [sys.executable, str(kit.root / "tools" / "grade"), str(work / "class"),
+                  "--out", str(work / "graded"), "--jobs", str(os.cpu_count() or 2)],
+                 [sys.executable, str(grading / "expected.py"), "--check",
+                  str(work / "graded" / "gradebook.csv")] + ([] if as_root else ["--unsandboxed"])]
+        for step in steps:
+            code, output = build.run_command(step, kit.root)
+            if code != 0:
+                say(output.rstrip()[-6000:])
+                return False
+        say("  " + output.strip().splitlines()[-1])
+        return True
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def run(kit: Kit, preset: str, goldens_check: bool, grading: bool = True) -> int:
     if not setup.install(kit):
         return 1
     say(f"kit test: building both tracks and the kit's tests (preset {preset}) ...")
@@ -103,5 +148,7 @@ def run(kit: Kit, preset: str, goldens_check: bool) -> int:
             code, output = build.run_command([python, "tools/record", "--check"], kit.root)
             say(output.rstrip())
             ok &= code == 0
+    if grading:
+        ok &= grade_synthetic_class(kit)
     say("kit test: all checks passed" if ok else "kit test: FAILED")
     return 0 if ok else 1
