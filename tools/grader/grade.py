@@ -1,6 +1,8 @@
 """tools/grade: grades a class of submissions against the kit's cases (tools/grader/README.md).
 
     tools/grade SUBMISSIONS --out OUT [--jobs N] [--hidden CASES] [--rubric FILE]
+    tools/grade gradescope-zip ZIP [--hidden CASES] [--rubric FILE]
+    tools/grade --gradescope [--prepare] [--root /autograder]
 """
 
 from __future__ import annotations
@@ -18,9 +20,9 @@ import time
 from pathlib import Path
 
 from . import cases as casesets
-from . import kitbuild, reports
+from . import gradescope, kitbuild, reports
 from .rubric import Rubric
-from .sandbox import LINK_GID, Limits, Sandbox
+from .sandbox import LINK_GID, Limits, Sandbox, namespaces_work
 
 KIT = Path(__file__).resolve().parents[2]
 SEVERITY = {"graded": 0, "crashed": 1, "timed-out": 2, "build-failed": 3}
@@ -108,6 +110,14 @@ class Grader:
         if not self.isolated:
             self.notes.append("not root: programs run WITHOUT a uid change (limits and timeouts "
                               "still apply); grade as root for the sandbox")
+        self.namespaces = self.isolated and namespaces_work()
+        if self.isolated and not self.namespaces:
+            self.notes.append("this machine refuses network and mount namespaces (a container?): "
+                              "the sandbox changes uid and sets limits, but programs could reach "
+                              "the network and share /tmp")
+
+    def sandbox(self) -> Sandbox:
+        return Sandbox(namespaces=self.namespaces)
 
     def grade_student(self, student: Path, sandbox: Sandbox) -> dict:
         start = time.monotonic()
@@ -239,14 +249,39 @@ class Grader:
 
 
 def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["gradescope-zip"]:
+        zipper = argparse.ArgumentParser(prog="tools/grade gradescope-zip",
+                                         description="the autograder zip for Gradescope")
+        zipper.add_argument("zip", type=Path, help="the zip to write")
+        zipper.add_argument("--hidden", type=Path, help="a hidden case set to grade with too")
+        zipper.add_argument("--rubric", type=Path, help="a rubric JSON")
+        args = zipper.parse_args(argv[1:])
+        return gradescope.make_zip(KIT, args.zip, args.hidden, args.rubric)
     parser = argparse.ArgumentParser(prog="tools/grade", description=__doc__.split("\n")[0])
-    parser.add_argument("submissions", type=Path, help="a folder with one folder per student")
-    parser.add_argument("--out", type=Path, required=True, help="where the gradebook goes")
+    parser.add_argument("submissions", type=Path, nargs="?",
+                        help="a folder with one folder per student")
+    parser.add_argument("--out", type=Path, help="where the gradebook goes")
     parser.add_argument("--jobs", type=int, default=1, help="students graded at once")
     parser.add_argument("--hidden", type=Path, help="a hidden case set (tools/record --out)")
     parser.add_argument("--rubric", type=Path, help='JSON {"points": {"01": 5}, "partial": true}')
     parser.add_argument("--build-jobs", type=int, default=2, help="ninja -j of the kit's build")
+    parser.add_argument("--gradescope", action="store_true",
+                        help="Gradescope's layout: ROOT/submission in, ROOT/results/results.json "
+                             "out (run_autograder of `tools/grade gradescope-zip`)")
+    parser.add_argument("--prepare", action="store_true",
+                        help="with --gradescope: only build the pristine kit (setup.sh)")
+    parser.add_argument("--root", type=Path, default=Path("/autograder"),
+                        help="with --gradescope: the autograder's root (default /autograder)")
     args = parser.parse_args(argv)
+    if args.gradescope:
+        try:
+            return gradescope.run(Grader, args.root, args.prepare)
+        except kitbuild.BuildError as error:
+            print(f"grade: {error}", file=sys.stderr)
+            return 1
+    if args.submissions is None or args.out is None:
+        parser.error("SUBMISSIONS and --out are needed (or --gradescope)")
     students = sorted(p for p in args.submissions.iterdir() if p.is_dir() and not p.is_symlink()
                       and not p.name.startswith("."))
     if not students:
@@ -265,7 +300,7 @@ def main(argv=None) -> int:
           f"{len(students)} students with {args.jobs} job(s)", flush=True)
     slots = queue.Queue()
     for _ in range(args.jobs):
-        slots.put(Sandbox())
+        slots.put(grader.sandbox())
     lock = threading.Lock()
 
     def one(student):

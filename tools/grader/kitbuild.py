@@ -34,6 +34,11 @@ class ExerciseCommands:
     stub_program: str
 
 
+# A kit without .git (Gradescope's copy, unzipped from `tools/grade gradescope-zip`) names the
+# commit it was made from in this file; its files are that commit's.
+COMMIT_FILE = "KIT_COMMIT"
+
+
 def git_head(kit: Path) -> str:
     return subprocess.run(["git", "-C", str(kit), "rev-parse", "HEAD"], check=True,
                           capture_output=True, text=True).stdout.strip()
@@ -41,16 +46,25 @@ def git_head(kit: Path) -> str:
 
 def export_head(kit: Path, source: Path) -> str:
     """Writes the files of the kit's HEAD commit to `source`; returns the commit."""
-    head = git_head(kit)
+    versioned = (kit / ".git").exists()
+    if not versioned and not (kit / COMMIT_FILE).is_file():
+        raise BuildError(f"{kit} is neither a git checkout nor an autograder copy with "
+                         f"{COMMIT_FILE}: there is no pristine kit to grade against")
+    head = git_head(kit) if versioned else (kit / COMMIT_FILE).read_text().strip()
     stamp = source / ".grader-head"
     if stamp.is_file() and stamp.read_text().strip() == head:
         return head
     if source.exists():
         shutil.rmtree(source)
-    source.mkdir(parents=True)
-    archive = subprocess.run(["git", "-C", str(kit), "archive", "--format=tar", head],
-                             check=True, capture_output=True).stdout
-    subprocess.run(["tar", "-x", "-C", str(source)], input=archive, check=True)
+    if versioned:
+        source.mkdir(parents=True)
+        archive = subprocess.run(["git", "-C", str(kit), "archive", "--format=tar", head],
+                                 check=True, capture_output=True).stdout
+        subprocess.run(["tar", "-x", "-C", str(source)], input=archive, check=True)
+    else:
+        shutil.copytree(kit, source, symlinks=True, ignore=lambda folder, names: [
+            name for name in names if Path(folder) == kit and
+            (name in ("build", ".kit", "autograder") or name.startswith("build-"))])
     stamp.write_text(head + "\n")
     return head
 

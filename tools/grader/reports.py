@@ -16,6 +16,19 @@ def _private(path):
     os.chmod(path, 0o600)
 
 
+def split(amount: float, weights: list) -> list:
+    """`amount` shared out in proportion to `weights`, each part rounded to 0.01 and the last
+    taking what rounding left, so the parts add up to `amount` exactly (Gradescope shows the
+    sum of a submission's tests next to its score)."""
+    total = sum(weights)
+    if not weights:
+        return []
+    if total == 0:
+        return [0.0] * (len(weights) - 1) + [round(amount, 2)]
+    parts = [round(amount * weight / total, 2) for weight in weights[:-1]]
+    return parts + [round(amount - sum(parts), 2)]
+
+
 def write_student(folder, record, exercises, rubric):
     lines = [f"Feedback for {record['id']}: {record['total']} of {record['max']} points "
              f"({record['status']})", ""]
@@ -29,8 +42,11 @@ def write_student(folder, record, exercises, rubric):
         lines.append(head)
         if result["note"]:
             lines += ["  " + line for line in result["note"].strip().splitlines()]
-        total_cases = sum(s["cases"] for s in result["sets"].values()) or 1
-        for set_name, data in result["sets"].items():
+        sets = list(result["sets"].items())
+        shares = split(result["max"], [data["cases"] for _, data in sets])
+        scores = split(result["points"], [data["passed"] if rubric.partial else data["cases"]
+                                          for _, data in sets])
+        for (set_name, data), share, score in zip(sets, shares, scores):
             lines.append(f"  {set_name} cases: {data['passed']} of {data['cases']} passed")
             for failure in data["failures"]:
                 lines.append(f"    FAILED {failure['case']}: {failure['reason']}")
@@ -38,9 +54,6 @@ def write_student(folder, record, exercises, rubric):
                     lines.append(f"      looks like: {failure['mistake']}")
                 if failure["hint"]:
                     lines.append(f"      hint: {failure['hint']}")
-            share = result["max"] * data["cases"] / total_cases
-            score = rubric.score(ex_id, data["passed"], data["cases"]) * data["cases"] / total_cases \
-                if rubric.partial else (share if result["points"] == result["max"] else 0.0)
             output = "\n".join(f"{f['case']}: {f['reason']}" +
                                (f"\n  looks like: {f['mistake']}" if f["mistake"] else "") +
                                (f"\n  hint: {f['hint']}" if f["hint"] else "")
@@ -48,7 +61,7 @@ def write_student(folder, record, exercises, rubric):
             if result["note"] and result["status"] != "graded":
                 output = result["note"].strip() + "\n" + output
             tests.append({"name": f"{ex_id} {exercise['name']} ({set_name} cases)",
-                          "score": round(score, 2), "max_score": round(share, 2),
+                          "score": score, "max_score": share,
                           "output": output,
                           "visibility": "visible" if set_name == "public" else "after_published"})
             suite = f"{ex_id}_{exercise['name']}.{set_name}"

@@ -1,0 +1,82 @@
+"""Gradescope: one submission graded in Gradescope's own container (tools/grader/README.md).
+
+    tools/grade gradescope-zip ZIP [--hidden CASES] [--rubric FILE]     (on your machine)
+    tools/grade --gradescope [--prepare] [--root /autograder]         (in the container)
+
+Gradescope unzips the autograder zip into /autograder/source, runs its setup.sh once when it
+builds the image, then per submission runs run_autograder with the student's files in
+/autograder/submission and reads /autograder/results/results.json. The zip holds the kit's
+HEAD (the pristine tests and goldens; KIT_COMMIT names the commit), setup.sh and
+run_autograder from tools/grader/gradescope/, and, if given, the hidden case set and the
+rubric under autograder/ (Gradescope never shows the zip to students). setup.sh installs the
+packages and builds the pristine kit once (`--prepare`), so a submission only compiles its own
+exercise files; run_autograder grades it (`--gradescope`) as one student of a class of one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import shutil
+import subprocess
+import zipfile
+from pathlib import Path
+
+from . import kitbuild
+
+HERE = Path(__file__).resolve().parent
+EXTRAS = "autograder"  # in the zip: the hidden case set and the rubric
+GRADE_DIR = "grade"    # under --root: the pristine build, kept from setup.sh to each run
+
+
+def grader_args(kit: Path, root: Path, jobs: int) -> argparse.Namespace:
+    """The arguments of a class run, for the zip's own hidden set and rubric."""
+    hidden, rubric = kit / EXTRAS / "hidden", kit / EXTRAS / "rubric.json"
+    return argparse.Namespace(out=root / GRADE_DIR, jobs=1, build_jobs=jobs,
+                              hidden=hidden if (hidden / "MANIFEST.json").is_file() else None,
+                              rubric=rubric if rubric.is_file() else None)
+
+
+def run(grader_class, root: Path, prepare_only: bool) -> int:
+    """--gradescope: ROOT/submission in, ROOT/results/results.json out."""
+    kit = HERE.parents[1]
+    grader = grader_class(grader_args(kit, root, jobs=2))
+    grader.prepare()
+    if prepare_only:
+        print(f"grade: the pristine kit {grader.head[:10]} is built in {grader.out}")
+        return 0
+    submission = root / "submission"
+    for note in grader.notes:
+        print(f"grade: {note}")
+    record = grader.grade_student(submission, grader.sandbox())
+    results = root / "results"
+    results.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(grader.out / submission.name / "results.json", results / "results.json")
+    print(f"grade: {record['total']} of {record['max']} ({record['status']}); "
+          f"{results / 'results.json'}")
+    return 0
+
+
+def make_zip(kit: Path, target: Path, hidden: Path | None, rubric: Path | None) -> int:
+    """The autograder zip: the kit's HEAD, KIT_COMMIT, setup.sh, run_autograder, extras."""
+    head = kitbuild.git_head(kit)
+    archive = subprocess.run(["git", "-C", str(kit), "archive", "--format=zip", head],
+                             check=True, capture_output=True).stdout
+    with zipfile.ZipFile(io.BytesIO(archive)) as source, \
+            zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as zipped:
+        for item in source.infolist():
+            zipped.writestr(item, source.read(item))
+        zipped.writestr(kitbuild.COMMIT_FILE, head + "\n")
+        for script in ("setup.sh", "run_autograder"):
+            info = zipfile.ZipInfo(script)
+            info.external_attr = 0o100755 << 16  # executable once unzipped
+            zipped.writestr(info, (HERE / "gradescope" / script).read_bytes())
+        if hidden is not None:
+            for path in sorted(p for p in hidden.rglob("*") if p.is_file()):
+                zipped.write(path, f"{EXTRAS}/hidden/{path.relative_to(hidden)}")
+        if rubric is not None:
+            zipped.write(rubric, f"{EXTRAS}/rubric.json")
+    print(f"grade: {target} (kit {head[:10]}"
+          + (", hidden cases" if hidden else "") + (", rubric" if rubric else "")
+          + "): upload it as the assignment's autograder (Ubuntu 22.04 base image)")
+    return 0
