@@ -160,16 +160,18 @@ class BrokenReportTest(unittest.TestCase):
 class WrittenByGradeTest(unittest.TestCase):
     def test_write_class_writes_it_and_the_module_rebuilds_it_from_records_json(self):
         exercises = json.loads((KIT / "exercises.json").read_text(encoding="utf-8"))["exercises"]
-        with tempfile.TemporaryDirectory() as folder:
-            out = Path(folder)
-            reports.write_class(out, RECORDS, exercises, RUBRIC, [], META)
-            first = (out / "report.html").read_text(encoding="utf-8")
-            (out / "report.html").unlink()
-            with contextlib.redirect_stdout(io.StringIO()):
-                self.assertEqual(html_report.main([str(out)]), 0)
-            self.assertEqual((out / "report.html").read_text(encoding="utf-8"), first)
-        self.assertEqual(check_dom(first, ["bob", HOSTILE], [ex["id"] for ex in exercises])[0],
-                         [])
+        for rubric in (RUBRIC, Rubric(RUBRIC.points, False)):
+            with tempfile.TemporaryDirectory() as folder:
+                out = Path(folder)
+                reports.write_class(out, RECORDS, exercises, rubric, [], META)
+                first = (out / "report.html").read_text(encoding="utf-8")
+                (out / "report.html").unlink()
+                with contextlib.redirect_stdout(io.StringIO()):
+                    self.assertEqual(html_report.main([str(out)]), 0)
+                self.assertEqual((out / "report.html").read_text(encoding="utf-8"), first)
+            self.assertIn("partial credit" if rubric.partial else "all-or-nothing", first)
+            self.assertEqual(check_dom(first, ["bob", HOSTILE],
+                                       [ex["id"] for ex in exercises])[0], [])
 
     def test_named_mistakes_of_a_case_with_two_outputs(self):
         self.assertEqual(html_report.named_mistakes(failure("c", "a; a", "h; x; h; x")),

@@ -13,7 +13,6 @@ Student ids, notes and the judge's texts are untrusted: everything goes through 
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import os
 import statistics
@@ -96,7 +95,8 @@ def _number(value: float) -> str:
 
 
 def _percent(share: float) -> str:
-    return f"{100 * share:.0f} %"
+    """Rounded down: 100 % only when every case passed."""
+    return f"{int(100 * share + 1e-9)} %"
 
 
 def _students(count: int) -> str:
@@ -321,9 +321,8 @@ def rubric_of(out: Path, meta: dict, records: list) -> Rubric:
     points = {}
     for record in records:
         points.update({ex: r["max"] for ex, r in record["exercises"].items()})
-    with open(out / "gradebook.csv", newline="", encoding="utf-8") as stream:
-        first = next(csv.reader(stream), [""])
-    return Rubric(points, "all-or-nothing" not in ",".join(first))
+    with open(out / "gradebook.csv", encoding="utf-8") as stream:
+        return Rubric(points, "all-or-nothing" not in stream.readline())
 
 
 def main(argv=None) -> int:
