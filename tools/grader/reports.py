@@ -1,5 +1,6 @@
-"""What the grader writes: gradebook.csv, records.json, timings.json, and per student
-feedback.txt, junit.xml, results.json (Gradescope's autograder format).
+"""What the grader writes: gradebook.csv, records.json, timings.json, report.html
+(html_report.py), and per student feedback.txt, junit.xml, results.json (Gradescope's
+autograder format).
 
 records.json holds everything the class-wide outputs are made from (the records, the notes, the
 run's meta), so `tools/grade merge` can rebuild them from shards without grading again."""
@@ -10,6 +11,8 @@ import csv
 import json
 import os
 from xml.sax.saxutils import escape, quoteattr
+
+from . import html_report
 
 
 def _private(path):
@@ -116,3 +119,4 @@ def write_class(out, records, exercises, rubric, notes, meta):
                                                   "records": records}, indent=1) + "\n",
                                       encoding="utf-8")
     _private(out / "records.json")
+    html_report.write_report(out, records, exercises, rubric, notes, meta)

@@ -1,0 +1,346 @@
+"""OUT/report.html: the class at a glance, for the instructor (tools/grader/README.md).
+
+One self-contained file (inline CSS and SVG, no script, no network): the run's header and
+summary, an SVG chart of each exercise's pass rate, the mistakes the judge named counted over
+the class (what to teach again), and the per-student table. reports.write_class writes it
+after records.json; to rebuild it from OUT/records.json alone, from the kit's root:
+
+    python3 -m tools.grader.html_report OUT
+
+Student ids, notes and the judge's texts are untrusted: everything goes through html.escape.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+from collections import Counter
+from datetime import datetime
+from html import escape
+from pathlib import Path
+from urllib.parse import quote
+
+from .rubric import Rubric
+
+KIT = Path(__file__).resolve().parents[2]
+STATUSES = ("graded", "crashed", "timed-out", "build-failed")  # best to worst, as in grade.py
+PROBLEM_FLAG = {"crashed": "crashed", "timed-out": "timed out", "build-failed": "no build"}
+PROBLEM_VERB = {"crashed": "crashed", "timed-out": "timed out", "build-failed": "did not build"}
+# The chart's bar fill: a colour nothing else on the page uses, so a screenshot's pixels of
+# exactly this colour are the bars (tests/grading/check_report.py counts them).
+BAR_FILL = "#3f7cc4"
+TRACK_FILL = "#eef2f8"
+CHART_WIDTH, CHART_HEIGHT = 960, 340
+TOP_N_MISTAKES = 5
+
+CSS = """
+body { font: 15px/1.45 "DejaVu Sans", "Helvetica Neue", Arial, sans-serif; color: #1d2430;
+       margin: 24px 32px; background: #fff; }
+h1 { font-size: 26px; margin: 0 0 4px; }
+h2 { font-size: 19px; margin: 28px 0 8px; border-bottom: 1px solid #d5dbe4; padding-bottom: 4px; }
+h3 { font-size: 15px; margin: 0 0 6px; }
+code { font: 13px "DejaVu Sans Mono", monospace; }
+.meta { color: #4a5566; margin: 0; }
+.notes { background: #fff7e0; border: 1px solid #f0d68a; padding: 6px 12px; margin: 10px 0 0; }
+.notes li { margin-left: 16px; }
+.tiles { display: flex; flex-wrap: wrap; gap: 12px; margin: 16px 0 0; padding: 0; }
+.tile { list-style: none; border: 1px solid #d5dbe4; border-radius: 6px; padding: 8px 14px;
+        min-width: 110px; }
+.tile b { display: block; font-size: 22px; }
+.tile span { color: #4a5566; font-size: 13px; }
+.caption { color: #4a5566; font-size: 13px; margin: 4px 0 0; max-width: 960px; }
+#mistakes .grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(560px, 1fr));
+                  gap: 14px; }
+#mistakes article { border: 1px solid #d5dbe4; border-radius: 6px; padding: 10px 14px;
+                    break-inside: avoid; }
+#mistakes ol { margin: 0; padding-left: 22px; }
+#mistakes li { margin: 0 0 6px; }
+#mistakes .count { font-weight: bold; }
+#mistakes .hint { color: #4a5566; font-size: 13px; }
+#mistakes .other { color: #4a5566; font-size: 13px; margin: 6px 0 0; }
+#mistakes .none { color: #4a5566; margin: 0; }
+#mistakes .caption { margin-bottom: 12px; }
+table { border-collapse: collapse; font-size: 14px; }
+th, td { border: 1px solid #d5dbe4; padding: 3px 8px; text-align: right; }
+th { background: #e9eef6; font-weight: 600; vertical-align: bottom; }
+th small { display: block; font-weight: normal; color: #4a5566; }
+td.id, th.id { text-align: left; }
+td.full { background: #dcf1de; }
+td.partial { background: #fdf0c4; }
+td.zero { background: #f8dcd8; }
+td.missing { color: #8a94a3; text-align: center; }
+.flag { display: block; font-size: 11px; font-weight: bold; color: #8c1d12;
+        text-transform: uppercase; letter-spacing: 0.03em; }
+.status { text-align: left; }
+.status.bad { color: #8c1d12; font-weight: bold; }
+.legend { font-size: 13px; color: #4a5566; margin: 0 0 6px; }
+.legend span { display: inline-block; padding: 0 6px; margin-right: 6px;
+                border: 1px solid #d5dbe4; }
+footer { margin-top: 28px; color: #4a5566; font-size: 12px; }
+@media print {
+  body { margin: 0; }
+  * { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
+  thead { display: table-header-group; }
+  tr { break-inside: avoid; }
+}
+"""
+
+
+def _number(value: float) -> str:
+    """Points as an instructor writes them: 10, 4, 3.33."""
+    return f"{value:.2f}".rstrip("0").rstrip(".")
+
+
+def _percent(share: float) -> str:
+    """Rounded down: 100 % only when every case passed."""
+    return f"{int(100 * share + 1e-9)} %"
+
+
+def _students(count: int) -> str:
+    return f"{count} student" + ("" if count == 1 else "s")
+
+
+def named_mistakes(failure: dict) -> dict:
+    """{mistake: hint} of one failed case. grade.py joins the mistakes of the case's outputs
+    with "; ", and their hints too; no mistake name holds "; " but hints may, so a hint is
+    known where every output named the same mistake (the usual case), else left out."""
+    if not failure["mistake"]:
+        return {}
+    names, hint = failure["mistake"].split("; "), failure["hint"]
+    if len(set(names)) == 1:
+        size = (len(hint) - 2 * (len(names) - 1)) // len(names)
+        if "; ".join([hint[:size]] * len(names)) == hint:
+            return {names[0]: hint[:size]}
+    return dict.fromkeys(names, "")
+
+
+def exercise_stats(records: list, exercise: dict) -> dict:
+    """Over the students graded on `exercise` (a grader error leaves a record without
+    exercises): the share of cases passed, who got full points, each named mistake's students
+    and hint, and how many students' exercise did not build, timed out, crashed, or (graded)
+    failed cases without a named mistake. Each count is of students, not cases: what to teach
+    again."""
+    ex_id = exercise["id"]
+    results = [r["exercises"][ex_id] for r in records if ex_id in r["exercises"]]
+    cases = sum(s["cases"] for e in results for s in e["sets"].values())
+    passed = sum(s["passed"] for e in results for s in e["sets"].values())
+    mistakes, hints, problems, unnamed = Counter(), {}, Counter(), 0
+    for result in results:
+        if result["status"] != "graded":
+            problems[result["status"]] += 1
+        named, without_name = set(), False
+        for data in result["sets"].values():
+            for failure in data["failures"]:
+                if not failure["mistake"]:
+                    without_name = True
+                for name, hint in named_mistakes(failure).items():
+                    named.add(name)
+                    if hint:
+                        hints.setdefault(name, hint)
+        mistakes.update(named)
+        # A build failure, crash or timeout already explains its cases without a result.
+        unnamed += without_name and result["status"] == "graded"
+    return {"students": len(results), "rate": passed / cases if cases else 0.0,
+            "full": sum(1 for e in results if e["max"] and e["points"] >= e["max"]),
+            "mistakes": sorted(mistakes.items(), key=lambda m: (-m[1], m[0]))[:TOP_N_MISTAKES],
+            "hints": hints,
+            "problems": problems, "unnamed": unnamed}
+
+
+def chart_svg(exercises: list, stats: dict) -> str:
+    """Bars of the share of cases passed per exercise, 0-100 %, at a fixed size (so every
+    browser draws it alike, whatever the class size), whole-pixel bars."""
+    left, right, top, bottom = 56, 16, 30, 62
+    plot_w, plot_h = CHART_WIDTH - left - right, CHART_HEIGHT - top - bottom
+    slot = plot_w / max(len(exercises), 1)
+    bar_w = int(min(80, slot * 0.6))
+    described = ", ".join(f"{ex['id']} {ex['name']} {_percent(stats[ex['id']]['rate'])}"
+                          for ex in exercises)
+    parts = [f'<svg id="pass-rate-chart" role="img" xmlns="http://www.w3.org/2000/svg" '
+             f'width="{CHART_WIDTH}" height="{CHART_HEIGHT}" '
+             f'viewBox="0 0 {CHART_WIDTH} {CHART_HEIGHT}" font-family="DejaVu Sans, sans-serif" '
+             f'aria-label="{escape("Cases passed per exercise: " + described)}">',
+             "<title>Share of each exercise's value cases passed, over all students</title>"]
+    for tick in range(0, 101, 25):
+        y = top + plot_h - round(plot_h * tick / 100)
+        parts.append(f'<line x1="{left}" x2="{CHART_WIDTH - right}" y1="{y}" y2="{y}" '
+                     f'stroke="#d5dbe4"/>'
+                     f'<text x="{left - 8}" y="{y + 4}" text-anchor="end" font-size="12" '
+                     f'fill="#4a5566">{tick} %</text>')
+    for i, exercise in enumerate(exercises):
+        data = stats[exercise["id"]]
+        centre = left + slot * (i + 0.5)
+        x = round(centre - bar_w / 2)
+        height = round(plot_h * data["rate"])
+        # Names fit under the bars up to about 7 exercises; beyond, the ids alone (the table
+        # and the mistakes section name them).
+        label = f"{exercise['id']} {exercise['name']}" if slot >= 120 else exercise["id"]
+        parts.append(
+            f'<rect class="track" x="{x}" y="{top}" width="{bar_w}" height="{plot_h}" '
+            f'fill="{TRACK_FILL}"/>'
+            f'<rect class="bar" data-exercise="{escape(exercise["id"])}" '
+            f'data-rate="{data["rate"]:.4f}" x="{x}" y="{top + plot_h - height}" '
+            f'width="{bar_w}" height="{height}" fill="{BAR_FILL}"/>'
+            f'<text x="{centre:.1f}" y="{top + plot_h - height - 6}" text-anchor="middle" '
+            f'font-size="13" font-weight="bold" fill="#1d2430">{_percent(data["rate"])}</text>'
+            f'<text x="{centre:.1f}" y="{top + plot_h + 20}" text-anchor="middle" '
+            f'font-size="13" fill="#1d2430">{escape(label)}</text>'
+            f'<text x="{centre:.1f}" y="{top + plot_h + 38}" text-anchor="middle" '
+            f'font-size="12" fill="#4a5566">{data["full"]}/{data["students"]} full</text>')
+    parts.append(f'<line x1="{left}" x2="{CHART_WIDTH - right}" y1="{top + plot_h}" '
+                 f'y2="{top + plot_h}" stroke="#8a94a3"/></svg>')
+    return "".join(parts)
+
+
+def mistakes_section(exercises: list, stats: dict) -> str:
+    articles = []
+    for exercise in exercises:
+        data = stats[exercise["id"]]
+        share = (lambda n: _percent(n / data["students"])) if data["students"] else str
+        items = "".join(
+            f'<li><span class="count">{_students(count)}</span> ({share(count)}): '
+            f'{escape(name)}' +
+            (f'<div class="hint">Hint: {escape(data["hints"][name])}</div>'
+             if data["hints"].get(name) else "") + "</li>"
+            for name, count in data["mistakes"])
+        body = f"<ol>{items}</ol>" if items else '<p class="none">No named mistake.</p>'
+        other = [f"{_students(data['problems'][status])} {PROBLEM_VERB[status]}"
+                 for status in STATUSES[1:] if data["problems"][status]]
+        if data["unnamed"]:
+            other.append(f"{_students(data['unnamed'])} failed cases without a named mistake")
+        other.append(f"full points: {data['full']} of {_students(data['students'])}")
+        articles.append(
+            f'<article data-exercise="{escape(exercise["id"])}"><h3>{escape(exercise["id"])} '
+            f'{escape(exercise["name"])} — {escape(exercise.get("title", ""))}</h3>{body}'
+            f'<p class="other">{escape(" · ".join(other))}</p></article>')
+    return ('<section id="mistakes"><h2>What to teach again</h2>'
+            '<p class="caption">Per exercise, the mistakes the judge recognised in the students\' '
+            'results, most common first (top 5), each counted once per student. A failed case '
+            'without a named mistake has no result (an exception, a missing file) or an error the '
+            'judge has no name for: the student\'s feedback.txt shows it.</p>'
+            f'<div class="grid">{"".join(articles)}</div></section>')
+
+
+def student_table(records: list, exercises: list) -> str:
+    head = "".join(f'<th>{escape(ex["id"])}<small>{escape(ex["name"])}</small></th>'
+                   for ex in exercises)
+    rows = []
+    for record in sorted(records, key=lambda r: r["id"]):
+        cells = []
+        for exercise in exercises:
+            result = record["exercises"].get(exercise["id"])
+            if result is None:
+                cells.append('<td class="missing">—</td>')
+                continue
+            kind = "full" if result["max"] and result["points"] >= result["max"] else \
+                "partial" if result["points"] > 0 else "zero"
+            flag = f'<span class="flag">{PROBLEM_FLAG[result["status"]]}</span>' \
+                if result["status"] != "graded" else ""
+            title = result["note"].strip().splitlines()[0] if result["note"].strip() else ""
+            cells.append(f'<td class="{kind}" title="{escape(title)}">'
+                         f'{_number(result["points"])}{flag}</td>')
+        status = escape(record["status"])
+        if record.get("error"):
+            status += f'<span class="flag">{escape(record["error"])}</span>'
+        student_id = escape(record["id"])
+        rows.append(f'<tr><td class="id"><a href="{escape(quote(record["id"]))}/feedback.txt">'
+                    f'{student_id}</a></td><td>{_number(record["total"])} / '
+                    f'{_number(record["max"])}</td>{"".join(cells)}'
+                    f'<td class="status{"" if record["status"] == "graded" else " bad"}">'
+                    f'{status}</td></tr>')
+    return ('<section id="students-section"><h2>Students</h2><p class="legend">'
+            '<span style="background:#dcf1de">full points</span>'
+            '<span style="background:#fdf0c4">partial</span>'
+            '<span style="background:#f8dcd8">zero</span>'
+            'NO BUILD / TIMED OUT / CRASHED: what happened to that exercise</p>'
+            '<table id="students"><thead><tr><th class="id">Student</th><th>Total</th>'
+            f'{head}<th class="id">Status</th></tr></thead><tbody>{"".join(rows)}</tbody>'
+            '</table></section>')
+
+
+def render(records: list, exercises: list, rubric: Rubric, notes: list, meta: dict,
+           graded_at: datetime) -> str:
+    stats = {ex["id"]: exercise_stats(records, ex) for ex in exercises}
+    totals = [r["total"] for r in records]
+    statuses = Counter(r["status"] for r in records)
+    points = sorted({_number(p) for p in rubric.points.values()})
+    each = f"{points[0]} per exercise" if len(points) == 1 else "points per exercise vary"
+    rubric_text = (f"{'partial credit per case' if rubric.partial else 'all-or-nothing'}, "
+                   f"{_number(rubric.total)} points ({each})")
+    header = (f"kit <code>{escape(meta.get('kit_head', '?')[:10])}</code> · case sets: "
+              f"{escape(', '.join(meta.get('sets', [])))} · rubric: {escape(rubric_text)} · "
+              f"{_students(len(records))} · graded {graded_at:%Y-%m-%d %H:%M %Z}"
+              f"{'' if meta.get('sandboxed', True) else ' · not sandboxed'}")
+    notes_html = ('<ul class="notes">' + "".join(f"<li>{escape(n)}</li>" for n in notes) +
+                  "</ul>") if notes else ""
+    tiles = [(_number(statistics.mean(totals)) if totals else "—", "mean total"),
+             (_number(statistics.median(totals)) if totals else "—", "median total"),
+             (_number(rubric.total), "max")] + \
+        [(str(statuses[s]), s) for s in STATUSES]
+    tiles_html = "".join(f'<li class="tile"><b>{escape(v)}</b><span>{escape(k)}</span></li>'
+                         for v, k in tiles)
+    return (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width">'
+        f'<title>Attention Kit — class report</title><style>{CSS}</style></head><body>'
+        f'<header><h1>Attention Kit — class report</h1><p class="meta">{header}</p>{notes_html}'
+        f'<ul class="tiles" id="summary">{tiles_html}</ul></header>'
+        f'<section id="chart"><h2>Pass rate per exercise</h2>{chart_svg(exercises, stats)}'
+        '<p class="caption">Bars: the share of the exercise\'s value cases passed, over all '
+        'students (a student who passed 3 of 5 cases adds 3 passed and 5 cases). Under each bar: '
+        'how many students got its full points.</p></section>'
+        f'{mistakes_section(exercises, stats)}{student_table(records, exercises)}'
+        '<footer>Each student\'s feedback (what passed and failed, with the teaching messages): '
+        '<code>OUT/&lt;student&gt;/feedback.txt</code>, beside it <code>junit.xml</code> and '
+        'Gradescope\'s <code>results.json</code>; the grades: <code>OUT/gradebook.csv</code>. '
+        'This page is made from <code>OUT/records.json</code> by tools/grade '
+        '(<code>python3 -m tools.grader.html_report OUT</code> makes it again).</footer>'
+        '</body></html>\n')
+
+
+def write_report(out: Path, records: list, exercises: list, rubric: Rubric, notes: list,
+                 meta: dict) -> None:
+    records_file = out / "records.json"
+    # The grading time: when records.json was written (also when rebuilt later from it).
+    graded_at = datetime.fromtimestamp(records_file.stat().st_mtime) if records_file.exists() \
+        else datetime.now()
+    path = out / "report.html"
+    path.write_text(render(records, exercises, rubric, notes, meta, graded_at.astimezone()),
+                    encoding="utf-8")
+    os.chmod(path, 0o600)
+
+
+def rubric_of(out: Path, meta: dict, records: list) -> Rubric:
+    """The run's rubric: records.json's meta names it; an older records.json does not, so then
+    the points are the records' and partial-or-not is gradebook.csv's first comment."""
+    if "rubric" in meta:
+        return Rubric(dict(meta["rubric"]["points"]), bool(meta["rubric"]["partial"]))
+    points = {}
+    for record in records:
+        points.update({ex: r["max"] for ex, r in record["exercises"].items()})
+    with open(out / "gradebook.csv", encoding="utf-8") as stream:
+        return Rubric(points, "all-or-nothing" not in stream.readline())
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python3 -m tools.grader.html_report",
+                                     description="rebuild OUT/report.html from OUT/records.json")
+    parser.add_argument("out", type=Path, help="the folder tools/grade --out wrote")
+    args = parser.parse_args(argv)
+    try:
+        data = json.loads((args.out / "records.json").read_text(encoding="utf-8"))
+    except OSError as error:
+        print(f"html_report: {error} (tools/grade writes records.json in --out)", file=sys.stderr)
+        return 1
+    exercises = json.loads((KIT / "exercises.json").read_text(encoding="utf-8"))["exercises"]
+    write_report(args.out, data["records"], exercises,
+                 rubric_of(args.out, data["meta"], data["records"]), data["notes"], data["meta"])
+    print(args.out / "report.html")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
