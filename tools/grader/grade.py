@@ -117,7 +117,7 @@ class Grader:
                               "the network and share /tmp")
 
     def sandbox(self) -> Sandbox:
-        return Sandbox(namespaces=self.namespaces)
+        return Sandbox(namespaces=self.namespaces, keep=(self.out,))
 
     def grade_student(self, student: Path, sandbox: Sandbox) -> dict:
         start = time.monotonic()

@@ -18,6 +18,7 @@ from __future__ import annotations
 import fcntl
 import os
 import pwd
+import shlex
 import signal
 import subprocess
 import time
@@ -85,12 +86,14 @@ def _has_account(uid: int) -> bool:
 
 
 class Sandbox:
-    def __init__(self, namespaces: bool = True):
+    def __init__(self, namespaces: bool = True, keep: tuple = ()):
         """A sandbox with a uid of its own: the first of UID_BASE.. that no account, no process
         and no other grader's lock holds. Not root: the caller's own uid. `namespaces`: no
-        network and a private /tmp (namespaces_work())."""
+        network and a private /tmp (namespaces_work()). `keep`: folders the sandbox must still
+        see where they are, should they lie in a private folder (the grader's --out in /tmp)."""
         self.isolated = os.geteuid() == 0
         self.namespaces = namespaces
+        self.keep = [str(path) for path in keep]
         self.uid, self.gid, self._lock = os.getuid(), os.getgid(), None
         if not self.isolated:
             return
@@ -132,11 +135,25 @@ class Sandbox:
             # No network (a fresh network namespace with only a down loopback): nothing leaves.
             # A fresh mount namespace, still root in it, mounts the private folders; then the
             # uid change drops every capability.
-            mounts = " && ".join(f"mount -t tmpfs -o size=64m,mode=1777,nosuid,nodev tmpfs {path}"
-                                 for path in PRIVATE_FOLDERS)
             return (["unshare", "--net", "--mount", "--", "/bin/sh", "-c",
-                     mounts + ' && exec "$@"', "sandbox"] + setpriv + prlimit + ["--"])
+                     self._mount_script() + ' && exec "$@"', "sandbox"] + setpriv + prlimit
+                    + ["--"])
         return prlimit + ["--"]
+
+    def _mount_script(self) -> str:
+        """The shell commands that make PRIVATE_FOLDERS fresh tmpfs mounts. A kept folder under
+        one of them is opened first (fd 3, 4, ...) and bound back at its path from that fd
+        (a path would name the new, empty tmpfs by then)."""
+        under = [path for path in self.keep
+                 if any(path == folder or path.startswith(folder + "/") for folder in PRIVATE_FOLDERS)]
+        steps = [f"exec {3 + index}<{shlex.quote(path)}" for index, path in enumerate(under)]
+        steps += [f"mount -t tmpfs -o size=64m,mode=1777,nosuid,nodev tmpfs {folder}"
+                  for folder in PRIVATE_FOLDERS]
+        for index, path in enumerate(under):
+            steps += [f"mkdir -p {shlex.quote(path)}",
+                      f"mount --no-canonicalize --bind /proc/self/fd/{3 + index} {shlex.quote(path)}",
+                      f"exec {3 + index}<&-"]
+        return " && ".join(steps)
 
     def run(self, argv: list, cwd: str, limits: Limits, env: dict | None = None,
             groups: tuple = ()) -> Outcome:
