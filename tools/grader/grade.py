@@ -1,6 +1,7 @@
 """tools/grade: grades a class of submissions against the kit's cases (tools/grader/README.md).
 
     tools/grade SUBMISSIONS --out OUT [--jobs N] [--hidden CASES] [--rubric FILE]
+                [--shard K/N] [--kit-build DIR]
 """
 
 from __future__ import annotations
@@ -19,10 +20,13 @@ from pathlib import Path
 
 from . import cases as casesets
 from . import kitbuild, reports
+from .kitbuild import KIT
 from .rubric import Rubric
-from .sandbox import Limits, Sandbox
+from .sandbox import UID_BASE, Limits, Sandbox
 
-KIT = Path(__file__).resolve().parents[2]
+# Shard K's job slots use uids --uid-base + SHARD_UIDS * (K-1) + slot: shards graded on one
+# machine at the same time never share a sandbox uid (whose processes every sweep kills).
+SHARD_UIDS = 100
 SEVERITY = {"graded": 0, "crashed": 1, "timed-out": 2, "build-failed": 3}
 COMPILE_LIMITS = dict(address_space=4 << 30, cpu_s=120, wall_s=180.0, nproc=64, file_size=256 << 20)
 
@@ -51,34 +55,63 @@ def require_searchable_by_others(folder: Path) -> None:
                 f"(chmod o+x {path}, or put --out under a folder that is)")
 
 
+def make_out(out: Path, isolated: bool) -> None:
+    """OUT is searchable but not listable: the sandbox user reaches the kit build (which it
+    needs to compile) and its own folder under .sandbox by name; everything else is 0700."""
+    out.mkdir(parents=True, exist_ok=True)
+    if isolated:
+        require_searchable_by_others(out.parent)
+    os.chmod(out, 0o711 if isolated else 0o700)
+
+
+def list_students(submissions: Path) -> list:
+    return sorted(p for p in submissions.iterdir() if p.is_dir() and not p.is_symlink()
+                  and not p.name.startswith("."))
+
+
+def shard_of(students: list, shard: tuple) -> list:
+    """Shard K of N: the students at positions K-1, K-1+N, ... of the sorted class."""
+    k, n = shard
+    return [student for i, student in enumerate(students) if i % n == k - 1]
+
+
+def shard_spec(text: str) -> tuple:
+    """--shard K/N, 1 <= K <= N."""
+    try:
+        k, n = (int(part) for part in text.split("/"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not K/N (e.g. 2/3)") from None
+    if not 1 <= k <= n:
+        raise argparse.ArgumentTypeError(f"{text!r}: K/N needs 1 <= K <= N")
+    return k, n
+
+
 class Grader:
     def __init__(self, args):
         self.args = args
         self.out = args.out.resolve()
-        catalogue = json.loads((KIT / "exercises.json").read_text(encoding="utf-8"))
+        catalogue = kitbuild.catalogue()
         self.exercises = catalogue["exercises"]
         self.settings = catalogue["settings"]
         self.rubric = Rubric.load(args.rubric, [ex["id"] for ex in self.exercises])
         self.isolated = os.geteuid() == 0
+        self.uid_base = args.uid_base + SHARD_UIDS * (args.shard[0] - 1 if args.shard else 0)
         self.notes = []
 
     def prepare(self):
         out = self.out
-        out.mkdir(parents=True, exist_ok=True)
-        if self.isolated:
-            require_searchable_by_others(out.parent)
-        # OUT is searchable but not listable: the sandbox user reaches the kit build (which it
-        # needs to compile) and its own folder under .sandbox by name; everything else is 0700.
-        os.chmod(out, 0o711 if self.isolated else 0o700)
-        log = open(out / "build.log", "w", encoding="utf-8")
-        os.chmod(out / "build.log", 0o600)
-        source, build = out / ".kit-src", out / ".kit-build"
+        make_out(out, self.isolated)
         t0 = time.monotonic()
-        self.head = kitbuild.export_head(KIT, source)
-        self.build_s = kitbuild.build(source, build, self.exercises, self.args.build_jobs, log)
-        self.build_s += time.monotonic() - t0 - self.build_s
-        for path in (source, build):
-            os.chmod(path, 0o755)
+        if self.args.kit_build:
+            kit_dir = self.args.kit_build.resolve()
+            if self.isolated:
+                require_searchable_by_others(kit_dir)
+            self.head = kitbuild.reuse(kit_dir)
+        else:
+            kit_dir = out
+            self.head = kitbuild.prepare(out, self.exercises, self.args.build_jobs)
+        self.build_s = time.monotonic() - t0
+        source, build = kit_dir / ".kit-src", kit_dir / ".kit-build"
         self.judge = build / "bin" / "attn_judge"
         self.commands = {ex["id"]: kitbuild.commands(source, build, ex) for ex in self.exercises}
         self.build_dir = build
@@ -107,8 +140,21 @@ class Grader:
             self.notes.append("not root: programs run WITHOUT a uid change (limits and timeouts "
                               "still apply); grade as root for the sandbox")
 
+    def meta(self, students: list, wall: float) -> dict:
+        """records.json's "meta": what the run graded with, and for `tools/grade merge`, what
+        its shards must agree on (kit, case sets, rubric, class) and which shard this is."""
+        meta = {"kit_head": self.head, "build_s": round(self.build_s, 2),
+                "grading_wall_s": round(wall, 2), "jobs": self.args.jobs,
+                "sets": list(self.sets), "sandboxed": self.isolated,
+                "case_sets": {name: casesets.fingerprint(path) for name, path in self.sets.items()},
+                "rubric": {"points": self.rubric.points, "partial": self.rubric.partial},
+                "class": [student.name for student in students]}
+        if self.args.shard:
+            meta["shard"] = list(self.args.shard)
+        return meta
+
     def grade_student(self, student: Path, slot: int) -> dict:
-        sandbox = Sandbox(slot)
+        sandbox = Sandbox(slot, self.uid_base)
         start = time.monotonic()
         work = self.sandbox_root / f"slot{slot}"
         if work.exists():
@@ -235,22 +281,40 @@ class Grader:
         return result
 
 
-def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="tools/grade", description=__doc__.split("\n")[0])
+def add_grading_options(parser: argparse.ArgumentParser) -> None:
+    """The options of a grading run, shared with `tools/grade slurm` (which passes them on)."""
     parser.add_argument("submissions", type=Path, help="a folder with one folder per student")
     parser.add_argument("--out", type=Path, required=True, help="where the gradebook goes")
     parser.add_argument("--jobs", type=int, default=1, help="students graded at once")
     parser.add_argument("--hidden", type=Path, help="a hidden case set (tools/record --out)")
     parser.add_argument("--rubric", type=Path, help='JSON {"points": {"01": 5}, "partial": true}')
     parser.add_argument("--build-jobs", type=int, default=2, help="ninja -j of the kit's build")
+    parser.add_argument("--uid-base", type=int, default=UID_BASE,
+                        help="the sandbox uid of job slot 0 (slot s: base + s; shard K of "
+                             f"--shard adds {SHARD_UIDS} * (K-1)); other graders running on the "
+                             "machine need another base")
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="tools/grade", description=__doc__.split("\n")[0])
+    add_grading_options(parser)
+    parser.add_argument("--shard", type=shard_spec, metavar="K/N",
+                        help="grade only students K, K+N, ... of the sorted class "
+                             "(tools/grade merge joins the shards)")
+    parser.add_argument("--kit-build", type=Path, metavar="DIR",
+                        help="use the kit DIR/.kit-build finished for this HEAD, build nothing")
     args = parser.parse_args(argv)
-    students = sorted(p for p in args.submissions.iterdir() if p.is_dir() and not p.is_symlink()
-                      and not p.name.startswith("."))
-    if not students:
+    if args.shard and args.jobs > SHARD_UIDS:
+        parser.error(f"--shard takes at most --jobs {SHARD_UIDS} (each shard's own uids)")
+    everyone = list_students(args.submissions)
+    if not everyone:
         print(f"grade: no student folders in {args.submissions}", file=sys.stderr)
         return 1
+    # A shard with no student (more shards than students) still writes its OUT, for merge.
+    students = shard_of(everyone, args.shard) if args.shard else everyone
     grader = Grader(args)
-    print(f"grade: building the kit's HEAD in {args.out}/.kit-build ...", flush=True)
+    print(f"grade: {'using' if args.kit_build else 'building'} the kit's HEAD in "
+          f"{args.kit_build or args.out}/.kit-build ...", flush=True)
     try:
         grader.prepare()
     except kitbuild.BuildError as error:
@@ -285,9 +349,7 @@ def main(argv=None) -> int:
         records = list(pool.map(one, students))
     wall = time.monotonic() - start
     reports.write_class(grader.out, records, grader.exercises, grader.rubric, grader.notes,
-                        {"kit_head": grader.head, "build_s": round(grader.build_s, 2),
-                         "grading_wall_s": round(wall, 2), "jobs": args.jobs,
-                         "sets": list(grader.sets), "sandboxed": grader.isolated})
-    print(f"grade: {len(records)} students in {wall:.1f} s ({wall / len(records):.1f} s each "
-          f"with {args.jobs} job(s)); {grader.out / 'gradebook.csv'}")
+                        grader.meta(everyone, wall))
+    print(f"grade: {len(records)} students in {wall:.1f} s ({wall / max(len(records), 1):.1f} s "
+          f"each with {args.jobs} job(s)); {grader.out / 'gradebook.csv'}")
     return 0

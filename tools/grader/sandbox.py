@@ -17,6 +17,7 @@ import time
 from dataclasses import dataclass
 
 UID_BASE = 61000  # throwaway uids 61000, 61001, ...: one per job slot, in no passwd file
+# (tools/grade --uid-base moves them, --shard K/N too: grade.SHARD_UIDS)
 
 
 @dataclass
@@ -53,16 +54,16 @@ def _uid_in_use(uid: int) -> bool:
 
 
 class Sandbox:
-    def __init__(self, slot: int):
+    def __init__(self, slot: int, uid_base: int):
         self.isolated = os.geteuid() == 0
-        self.uid = UID_BASE + slot if self.isolated else os.getuid()
-        self.gid = UID_BASE + slot if self.isolated else os.getgid()
+        self.uid = uid_base + slot if self.isolated else os.getuid()
+        self.gid = uid_base + slot if self.isolated else os.getgid()
         if self.isolated:
             import pwd
             try:
                 pwd.getpwuid(self.uid)
                 raise RuntimeError(f"uid {self.uid} belongs to an account; the sandbox needs a "
-                                   f"throwaway uid (change grader.sandbox.UID_BASE)")
+                                   f"throwaway uid (tools/grade --uid-base)")
             except KeyError:
                 pass
             self.sweep()
