@@ -322,7 +322,7 @@ def main(argv=None) -> int:
         return 1
     for note in grader.notes:
         print(f"grade: {note}")
-    print(f"grade: kit {grader.head[:10]} built in {grader.build_s:.1f} s; grading "
+    print(f"grade: kit {grader.head[:10]} ready in {grader.build_s:.1f} s; grading "
           f"{len(students)} students with {args.jobs} job(s)", flush=True)
     slots = queue.Queue()
     for slot in range(args.jobs):
