@@ -103,13 +103,17 @@ fi
 python3 tests/grading/make_class.py "$work/students" >/dev/null
 single=${1:-}
 if [ -z "$single" ]; then
+  start=$(date +%s)
   tools/grade "$work/students" --out "$work/single" --jobs 2 --uid-base "$uid_base" | tail -n 1
+  echo "slurm_check: the single-machine run (--jobs 2) took $(($(date +%s) - start)) s," \
+    "kit build included"
   single="$work/single/gradebook.csv"
 fi
 
 start=$(date +%s)
 tools/grade slurm "$work/students" --out "$work/array" --array 3 --jobs 1 \
   --uid-base "$uid_base" >"$work/log/submit.log"
+submitted=$(date +%s)
 # This cluster runs nothing else: the array and its merge are done when the queue is empty.
 while [ -n "$(squeue -h)" ]; do
   if [ $(($(date +%s) - start)) -gt "$timeout_s" ]; then
@@ -133,4 +137,5 @@ if ! diff <(grep -v '^#' "$single") <(grep -v '^#' "$merged") >&2; then
 fi
 students=$(($(grep -vc '^#' "$merged") - 1))
 echo "slurm_check: $students students graded by a 3-task Slurm array and merged in $seconds s" \
-  "(kit build included): the single-machine gradebook, cell by cell"
+  "($((submitted - start)) s kit build and submit, $((seconds - submitted + start)) s array and" \
+  "merge): the single-machine gradebook, cell by cell"
