@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""tests/grading/test_merge.py — tools/grade --shard K/N's partition and tools/grade merge,
-on fabricated shard OUTs (records.json and student folders written the way a grading run
-writes them), with no kit build and no grading run. ctest runs it as kit.grade_merge.
+"""tests/grading/test_shards.py — tools/grade --shard K/N's partition, tools/grade merge on
+fabricated shard OUTs (records.json and student folders written the way a grading run writes
+them) and the scripts tools/grade slurm writes, with no kit build, no grading run and no
+Slurm. ctest runs it as kit.grade_shards.
 
   - the shards of a class: every student in exactly one, for any N (more shards than students
     too);
@@ -9,11 +10,15 @@ writes them), with no kit build and no grading run. ctest runs it as kit.grade_m
     the student folders copied with their modes (0700 / 0600);
   - each refusal, in one line naming the problem: a shard missing, a shard given twice, a
     student in two shards, another kit commit, another rubric, another class, a folder that is
-    not a shard, a shard with no records.json.
+    not a shard, a shard with no records.json;
+  - tools/grade slurm's grade.sbatch (the array, a shard per task, the kit built once) and
+    merge.sbatch (every shard, in order).
+tests/grading/slurm_check.sh runs them on a real Slurm cluster (CI).
 
-Standard library only: python3 tests/grading/test_merge.py
+Standard library only: python3 tests/grading/test_shards.py
 """
 
+import argparse
 import contextlib
 import io
 import json
@@ -26,7 +31,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
 
-from grader import grade, kitbuild, merge, reports  # noqa: E402  (after the path is set)
+from grader import grade, kitbuild, merge, reports, slurm  # noqa: E402  (after the path is set)
 from grader.rubric import Rubric  # noqa: E402
 
 EXERCISES = kitbuild.catalogue()["exercises"]
@@ -187,6 +192,28 @@ class MergeTest(ShardTest):
         unfinished.mkdir()
         self.assertEqual(self.refused([self.shard(1, 2), unfinished]),
                          f"grade merge: {unfinished} has no records.json (did its shard finish?)")
+
+
+class SlurmScriptsTest(ShardTest):
+    def test_an_array_of_shards_then_a_merge_of_them(self):
+        out = self.root / "out"
+        out.mkdir()
+        args = argparse.Namespace(submissions=Path("/srv/class"), array=3, jobs=2,
+                                  uid_base=62000, hidden=Path("/srv/hidden"), rubric=None,
+                                  partition="short", time="30")
+        grade_script, merge_script = slurm.write_scripts(args, out)
+        lines = grade_script.read_text().splitlines()
+        for directive in ("--array=1-3", "--cpus-per-task=2", "--partition=short", "--time=30",
+                          f"--output={out}/slurm/grade-%A_%a.log"):
+            self.assertIn(f"#SBATCH {directive}", lines)
+        self.assertEqual(lines[-1], f"exec {kitbuild.KIT}/tools/grade /srv/class --out "
+                                    f"{out}/shards/$SLURM_ARRAY_TASK_ID --shard "
+                                    f"$SLURM_ARRAY_TASK_ID/3 --kit-build {out} --jobs 2 "
+                                    f"--uid-base 62000 --hidden /srv/hidden")
+        lines = merge_script.read_text().splitlines()
+        self.assertIn("#SBATCH --partition=short", lines)
+        self.assertEqual(lines[-1], f"exec {kitbuild.KIT}/tools/grade merge {out}/shards/1 "
+                                    f"{out}/shards/2 {out}/shards/3 --out {out}")
 
 
 if __name__ == "__main__":
