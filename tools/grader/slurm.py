@@ -23,6 +23,7 @@ import os
 import shlex
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from . import grade, kitbuild
@@ -104,6 +105,7 @@ def main(argv=None) -> int:
               "sandbox (tools/grader/README.md)")
     print(f"grade slurm: building the kit's HEAD once, for every task, in {out}/.kit-build ...",
           flush=True)
+    start = time.monotonic()
     try:
         grade.make_out(out, isolated)
         head = kitbuild.prepare(out, exercises, args.build_jobs)
@@ -113,7 +115,8 @@ def main(argv=None) -> int:
     (out / "shards").mkdir(exist_ok=True)
     os.chmod(out / "shards", 0o711 if isolated else 0o700)  # the shards' OUTs lie below it
     grade_script, merge_script = write_scripts(args, out)
-    print(f"grade slurm: kit {head[:10]}; wrote {grade_script} and {merge_script}")
+    print(f"grade slurm: kit {head[:10]} built in {time.monotonic() - start:.1f} s; wrote "
+          f"{grade_script} and {merge_script}")
     if args.no_submit:
         print(f"  submit: id=$(sbatch --parsable {grade_script}) && sbatch "
               f"--dependency=afterok:$id --kill-on-invalid-dep=yes {merge_script}")
