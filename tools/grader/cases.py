@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
@@ -10,6 +11,12 @@ from pathlib import Path
 
 def manifest(cases: Path) -> dict:
     return json.loads((cases / "MANIFEST.json").read_text(encoding="utf-8"))
+
+
+def fingerprint(cases: Path) -> str:
+    """The sha256 of a set's MANIFEST.json (which holds every file's hash): the set's identity,
+    so `tools/grade merge` can tell that two shards graded the same cases."""
+    return hashlib.sha256((cases / "MANIFEST.json").read_bytes()).hexdigest()
 
 
 def private_copy(cases: Path, target: Path) -> Path:

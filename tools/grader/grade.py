@@ -1,8 +1,7 @@
 """tools/grade: grades a class of submissions against the kit's cases (tools/grader/README.md).
 
     tools/grade SUBMISSIONS --out OUT [--jobs N] [--hidden CASES] [--rubric FILE]
-    tools/grade gradescope-zip ZIP [--hidden CASES] [--rubric FILE]
-    tools/grade --gradescope [--prepare] [--root /autograder]
+                [--shard K/N] [--kit-build DIR]
 """
 
 from __future__ import annotations
@@ -21,10 +20,10 @@ from pathlib import Path
 
 from . import cases as casesets
 from . import gradescope, kitbuild, reports
+from .kitbuild import KIT
 from .rubric import Rubric
 from .sandbox import LINK_GID, Limits, Sandbox, namespaces_work
 
-KIT = Path(__file__).resolve().parents[2]
 SEVERITY = {"graded": 0, "crashed": 1, "timed-out": 2, "build-failed": 3}
 COMPILE_LIMITS = dict(address_space=4 << 30, cpu_s=120, wall_s=180.0, nproc=64, file_size=256 << 20)
 
@@ -53,11 +52,42 @@ def require_searchable_by_others(folder: Path) -> None:
                 f"(chmod o+x {path}, or put --out under a folder that is)")
 
 
+def make_out(out: Path, isolated: bool) -> None:
+    """OUT is searchable but not listable: the sandbox user reaches the kit build (which it
+    needs to compile) and its own folder under .sandbox by name; everything else is 0700."""
+    out.mkdir(parents=True, exist_ok=True)
+    if isolated:
+        require_searchable_by_others(out.parent)
+    os.chmod(out, 0o711 if isolated else 0o700)
+
+
+def list_students(submissions: Path) -> list:
+    return sorted(p for p in submissions.iterdir() if p.is_dir() and not p.is_symlink()
+                  and not p.name.startswith("."))
+
+
+def shard_of(students: list, shard: tuple) -> list:
+    """Shard K of N: the students at positions K-1, K-1+N, ... of the sorted class."""
+    k, n = shard
+    return [student for i, student in enumerate(students) if i % n == k - 1]
+
+
+def shard_spec(text: str) -> tuple:
+    """--shard K/N, 1 <= K <= N."""
+    try:
+        k, n = (int(part) for part in text.split("/"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not K/N (e.g. 2/3)") from None
+    if not 1 <= k <= n:
+        raise argparse.ArgumentTypeError(f"{text!r}: K/N needs 1 <= K <= N")
+    return k, n
+
+
 class Grader:
     def __init__(self, args):
         self.args = args
         self.out = args.out.resolve()
-        catalogue = json.loads((KIT / "exercises.json").read_text(encoding="utf-8"))
+        catalogue = kitbuild.catalogue()
         self.exercises = catalogue["exercises"]
         self.settings = catalogue["settings"]
         self.rubric = Rubric.load(args.rubric, [ex["id"] for ex in self.exercises])
@@ -66,26 +96,22 @@ class Grader:
 
     def prepare(self):
         out = self.out
-        out.mkdir(parents=True, exist_ok=True)
-        if self.isolated:
-            require_searchable_by_others(out.parent)
-        # OUT is searchable but not listable: the sandbox user reaches the kit build (which it
-        # needs to compile) and its own folder under .sandbox by name; everything else is 0700.
-        os.chmod(out, 0o711 if self.isolated else 0o700)
-        log = open(out / "build.log", "w", encoding="utf-8")
-        os.chmod(out / "build.log", 0o600)
-        source, build = out / ".kit-src", out / ".kit-build"
+        make_out(out, self.isolated)
         t0 = time.monotonic()
-        self.head = kitbuild.export_head(KIT, source)
-        kitbuild.build(source, build, self.exercises, self.args.build_jobs, log)
+        if self.args.kit_build:
+            kit_dir = self.args.kit_build.resolve()
+            if self.isolated:
+                require_searchable_by_others(kit_dir)
+            self.head = kitbuild.reuse(kit_dir)
+        else:
+            kit_dir = out
+            self.head = kitbuild.prepare(out, self.exercises, self.args.build_jobs)
         self.build_s = time.monotonic() - t0
+        self.kit_dir = kit_dir
+        source, build = kit_dir / ".kit-src", kit_dir / ".kit-build"
         self.judge = build / "bin" / "attn_judge"
         self.commands = {ex["id"]: kitbuild.commands(source, build, ex) for ex in self.exercises}
         self.build_dir = build
-        if self.isolated:
-            readable = [path for cmds in self.commands.values()
-                        for path in kitbuild.compile_inputs(cmds, [source, build])]
-            kitbuild.lock_down([source, build], readable, LINK_GID)
 
         sandbox_root = out / ".sandbox"
         if sandbox_root.exists():
@@ -116,8 +142,22 @@ class Grader:
                               "the sandbox changes uid and sets limits, but programs could reach "
                               "the network and share /tmp")
 
+    def meta(self, students: list, wall: float) -> dict:
+        """records.json's "meta": what the run graded with, and for `tools/grade merge`, what
+        its shards must agree on (kit, case sets, rubric, class) and which shard this is."""
+        meta = {"kit_head": self.head, "build_s": round(self.build_s, 2),
+                "grading_wall_s": round(wall, 2), "jobs": self.args.jobs,
+                "sets": list(self.sets), "sandboxed": self.isolated,
+                "case_sets": {name: casesets.fingerprint(path) for name, path in self.sets.items()},
+                "rubric": {"points": self.rubric.points, "partial": self.rubric.partial},
+                "class": [student.name for student in students]}
+        if self.args.shard:
+            meta["shard"] = list(self.args.shard)
+        return meta
+
     def sandbox(self) -> Sandbox:
-        return Sandbox(namespaces=self.namespaces, keep=(self.out,))
+        """A job slot's sandbox: a uid no other grader on this machine holds (shards too)."""
+        return Sandbox(namespaces=self.namespaces, keep=(self.out, self.kit_dir))
 
     def grade_student(self, student: Path, sandbox: Sandbox) -> dict:
         start = time.monotonic()
@@ -248,47 +288,37 @@ class Grader:
         return result
 
 
-def main(argv=None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
-    if argv[:1] == ["gradescope-zip"]:
-        zipper = argparse.ArgumentParser(prog="tools/grade gradescope-zip",
-                                         description="the autograder zip for Gradescope")
-        zipper.add_argument("zip", type=Path, help="the zip to write")
-        zipper.add_argument("--hidden", type=Path, help="a hidden case set to grade with too")
-        zipper.add_argument("--rubric", type=Path, help="a rubric JSON")
-        args = zipper.parse_args(argv[1:])
-        return gradescope.make_zip(KIT, args.zip, args.hidden, args.rubric)
-    parser = argparse.ArgumentParser(prog="tools/grade", description=__doc__.split("\n")[0])
-    parser.add_argument("submissions", type=Path, nargs="?",
-                        help="a folder with one folder per student")
-    parser.add_argument("--out", type=Path, help="where the gradebook goes")
+def add_grading_options(parser: argparse.ArgumentParser) -> None:
+    """The options of a grading run, shared with `tools/grade slurm` (which passes them on)."""
+    parser.add_argument("submissions", type=Path, help="a folder with one folder per student")
+    parser.add_argument("--out", type=Path, required=True, help="where the gradebook goes")
     parser.add_argument("--jobs", type=int, default=1, help="students graded at once")
     parser.add_argument("--hidden", type=Path, help="a hidden case set (tools/record --out)")
     parser.add_argument("--rubric", type=Path, help='JSON {"points": {"01": 5}, "partial": true}')
     parser.add_argument("--build-jobs", type=int, default=2, help="ninja -j of the kit's build")
-    parser.add_argument("--gradescope", action="store_true",
-                        help="Gradescope's layout: ROOT/submission in, ROOT/results/results.json "
-                             "out (run_autograder of `tools/grade gradescope-zip`)")
-    parser.add_argument("--prepare", action="store_true",
-                        help="with --gradescope: only build the pristine kit (setup.sh)")
-    parser.add_argument("--root", type=Path, default=Path("/autograder"),
-                        help="with --gradescope: the autograder's root (default /autograder)")
+
+
+def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if "--gradescope" in argv:
+        return gradescope.main(Grader, argv)
+    parser = argparse.ArgumentParser(prog="tools/grade", description=__doc__.split("\n")[0])
+    add_grading_options(parser)
+    parser.add_argument("--shard", type=shard_spec, metavar="K/N",
+                        help="grade only students K, K+N, ... of the sorted class "
+                             "(tools/grade merge joins the shards)")
+    parser.add_argument("--kit-build", type=Path, metavar="DIR",
+                        help="use the kit DIR/.kit-build finished for this HEAD, build nothing")
     args = parser.parse_args(argv)
-    if args.gradescope:
-        try:
-            return gradescope.run(Grader, args.root, args.prepare)
-        except kitbuild.BuildError as error:
-            print(f"grade: {error}", file=sys.stderr)
-            return 1
-    if args.submissions is None or args.out is None:
-        parser.error("SUBMISSIONS and --out are needed (or --gradescope)")
-    students = sorted(p for p in args.submissions.iterdir() if p.is_dir() and not p.is_symlink()
-                      and not p.name.startswith("."))
-    if not students:
+    everyone = list_students(args.submissions)
+    if not everyone:
         print(f"grade: no student folders in {args.submissions}", file=sys.stderr)
         return 1
+    # A shard with no student (more shards than students) still writes its OUT, for merge.
+    students = shard_of(everyone, args.shard) if args.shard else everyone
     grader = Grader(args)
-    print(f"grade: building the kit's HEAD in {args.out}/.kit-build ...", flush=True)
+    print(f"grade: {'using' if args.kit_build else 'building'} the kit's HEAD in "
+          f"{args.kit_build or args.out}/.kit-build ...", flush=True)
     try:
         grader.prepare()
     except kitbuild.BuildError as error:
@@ -296,7 +326,7 @@ def main(argv=None) -> int:
         return 1
     for note in grader.notes:
         print(f"grade: {note}")
-    print(f"grade: kit {grader.head[:10]} built in {grader.build_s:.1f} s; grading "
+    print(f"grade: kit {grader.head[:10]} ready in {grader.build_s:.1f} s; grading "
           f"{len(students)} students with {args.jobs} job(s)", flush=True)
     slots = queue.Queue()
     for _ in range(args.jobs):
@@ -323,9 +353,7 @@ def main(argv=None) -> int:
         records = list(pool.map(one, students))
     wall = time.monotonic() - start
     reports.write_class(grader.out, records, grader.exercises, grader.rubric, grader.notes,
-                        {"kit_head": grader.head, "build_s": round(grader.build_s, 2),
-                         "grading_wall_s": round(wall, 2), "jobs": args.jobs,
-                         "sets": list(grader.sets), "sandboxed": grader.isolated})
-    print(f"grade: {len(records)} students in {wall:.1f} s ({wall / len(records):.1f} s each "
-          f"with {args.jobs} job(s)); {grader.out / 'gradebook.csv'}")
+                        grader.meta(everyone, wall))
+    print(f"grade: {len(records)} students in {wall:.1f} s ({wall / max(len(records), 1):.1f} s "
+          f"each with {args.jobs} job(s)); {grader.out / 'gradebook.csv'}")
     return 0

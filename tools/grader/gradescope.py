@@ -19,6 +19,7 @@ import argparse
 import io
 import shutil
 import subprocess
+import sys
 import zipfile
 from pathlib import Path
 
@@ -29,32 +30,56 @@ EXTRAS = "autograder"  # in the zip: the hidden case set and the rubric
 GRADE_DIR = "grade"    # under --root: the pristine build, kept from setup.sh to each run
 
 
-def grader_args(kit: Path, root: Path, jobs: int) -> argparse.Namespace:
-    """The arguments of a class run, for the zip's own hidden set and rubric."""
+def grader_args(kit: Path, root: Path, prepare_only: bool) -> argparse.Namespace:
+    """The arguments of a class run, for the zip's own hidden set and rubric: setup.sh builds the
+    kit in ROOT/grade, each submission is graded in ROOT/run on that build."""
     hidden, rubric = kit / EXTRAS / "hidden", kit / EXTRAS / "rubric.json"
-    return argparse.Namespace(out=root / GRADE_DIR, jobs=1, build_jobs=jobs,
-                              hidden=hidden if (hidden / "MANIFEST.json").is_file() else None,
-                              rubric=rubric if rubric.is_file() else None)
+    return argparse.Namespace(
+        out=root / (GRADE_DIR if prepare_only else "run"), jobs=1, build_jobs=2, shard=None,
+        kit_build=None if prepare_only else root / GRADE_DIR,
+        hidden=hidden if (hidden / "MANIFEST.json").is_file() else None,
+        rubric=rubric if rubric.is_file() else None)
 
 
-def run(grader_class, root: Path, prepare_only: bool) -> int:
+def main(grader_class, argv) -> int:
     """--gradescope: ROOT/submission in, ROOT/results/results.json out."""
-    kit = HERE.parents[1]
-    grader = grader_class(grader_args(kit, root, jobs=2))
-    grader.prepare()
-    if prepare_only:
+    parser = argparse.ArgumentParser(prog="tools/grade --gradescope",
+                                     description="grade one submission in Gradescope's layout")
+    parser.add_argument("--gradescope", action="store_true", required=True)
+    parser.add_argument("--prepare", action="store_true",
+                        help="only build the pristine kit (setup.sh does, once)")
+    parser.add_argument("--root", type=Path, default=Path("/autograder"),
+                        help="the autograder's root (default /autograder)")
+    args = parser.parse_args(argv)
+    grader = grader_class(grader_args(HERE.parents[1], args.root, args.prepare))
+    try:
+        grader.prepare()
+    except kitbuild.BuildError as error:
+        print(f"grade: {error}", file=sys.stderr)
+        return 1
+    if args.prepare:
         print(f"grade: the pristine kit {grader.head[:10]} is built in {grader.out}")
         return 0
-    submission = root / "submission"
     for note in grader.notes:
         print(f"grade: {note}")
+    submission = args.root / "submission"
     record = grader.grade_student(submission, grader.sandbox())
-    results = root / "results"
+    results = args.root / "results"
     results.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(grader.out / submission.name / "results.json", results / "results.json")
     print(f"grade: {record['total']} of {record['max']} ({record['status']}); "
           f"{results / 'results.json'}")
     return 0
+
+
+def zip_main(argv) -> int:
+    parser = argparse.ArgumentParser(prog="tools/grade gradescope-zip",
+                                     description="the autograder zip for Gradescope")
+    parser.add_argument("zip", type=Path, help="the zip to write")
+    parser.add_argument("--hidden", type=Path, help="a hidden case set to grade with too")
+    parser.add_argument("--rubric", type=Path, help="a rubric JSON")
+    args = parser.parse_args(argv)
+    return make_zip(HERE.parents[1], args.zip, args.hidden, args.rubric)
 
 
 def make_zip(kit: Path, target: Path, hidden: Path | None, rubric: Path | None) -> int:

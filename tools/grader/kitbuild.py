@@ -15,13 +15,22 @@ import os
 import shlex
 import shutil
 import subprocess
-import time
 from dataclasses import dataclass
 from pathlib import Path
+
+from .sandbox import LINK_GID
+
+KIT = Path(__file__).resolve().parents[2]
+BUILT_STAMP = ".grader-built"  # in .kit-build: the commit a finished build is of
 
 
 class BuildError(Exception):
     pass
+
+
+def catalogue() -> dict:
+    """The kit's exercises.json: "exercises" in course order and "settings"."""
+    return json.loads((KIT / "exercises.json").read_text(encoding="utf-8"))
 
 
 @dataclass
@@ -44,13 +53,20 @@ def git_head(kit: Path) -> str:
                           capture_output=True, text=True).stdout.strip()
 
 
+def kit_commit(kit: Path) -> str:
+    """The commit the kit's pristine files are: git's HEAD, or an autograder copy's COMMIT_FILE."""
+    if (kit / ".git").exists():
+        return git_head(kit)
+    if (kit / COMMIT_FILE).is_file():
+        return (kit / COMMIT_FILE).read_text().strip()
+    raise BuildError(f"{kit} is neither a git checkout nor an autograder copy with "
+                     f"{COMMIT_FILE}: there is no pristine kit to grade against")
+
+
 def export_head(kit: Path, source: Path) -> str:
     """Writes the files of the kit's HEAD commit to `source`; returns the commit."""
     versioned = (kit / ".git").exists()
-    if not versioned and not (kit / COMMIT_FILE).is_file():
-        raise BuildError(f"{kit} is neither a git checkout nor an autograder copy with "
-                         f"{COMMIT_FILE}: there is no pristine kit to grade against")
-    head = git_head(kit) if versioned else (kit / COMMIT_FILE).read_text().strip()
+    head = kit_commit(kit)
     stamp = source / ".grader-head"
     if stamp.is_file() and stamp.read_text().strip() == head:
         return head
@@ -69,9 +85,42 @@ def export_head(kit: Path, source: Path) -> str:
     return head
 
 
-def build(source: Path, build_dir: Path, exercises: list, jobs: int, log) -> float:
-    """Configures and builds the pristine kit; returns the seconds it took."""
-    start = time.monotonic()
+def prepare(folder: Path, exercises: list, jobs: int) -> str:
+    """Exports the kit's HEAD to FOLDER/.kit-src and builds it in FOLDER/.kit-build (log:
+    FOLDER/build.log), as root then locked down for the sandbox (lock_down); returns the commit. The build is
+    then stamped finished, so the tasks of `tools/grade slurm` can reuse it (reuse())."""
+    source, build_dir = folder / ".kit-src", folder / ".kit-build"
+    (build_dir / BUILT_STAMP).unlink(missing_ok=True)
+    head = export_head(KIT, source)
+    with open(folder / "build.log", "w", encoding="utf-8") as log:
+        os.chmod(folder / "build.log", 0o600)
+        build(source, build_dir, exercises, jobs, log)
+    (build_dir / BUILT_STAMP).write_text(head + "\n")
+    if os.geteuid() == 0:  # the sandbox's uids: see lock_down
+        readable = [path for ex in exercises
+                    for path in compile_inputs(commands(source, build_dir, ex), [source, build_dir])]
+        lock_down([source, build_dir], readable, LINK_GID)
+    return head
+
+
+def reuse(folder: Path) -> str:
+    """The commit of a kit prepare() finished in FOLDER, if it is the kit's HEAD. Nothing is
+    rebuilt: the shards of one class may use it at the same time, and two ninjas in one build
+    folder corrupt its logs."""
+    head = kit_commit(KIT)
+    stamp = folder / ".kit-build" / BUILT_STAMP
+    if not stamp.is_file():
+        raise BuildError(f"no finished kit build in {folder} (tools/grade slurm builds one "
+                         f"before it submits)")
+    built = stamp.read_text().strip()
+    if built != head:
+        raise BuildError(f"the kit build in {folder} is of commit {built[:10]}, the kit's HEAD "
+                         f"is {head[:10]}: build it again (run tools/grade slurm again)")
+    return head
+
+
+def build(source: Path, build_dir: Path, exercises: list, jobs: int, log) -> None:
+    """Configures and builds the pristine kit."""
     if not (build_dir / "build.ninja").is_file():
         configure = ["cmake", "-S", str(source), "-B", str(build_dir), "-G", "Ninja",
                      "-DCMAKE_BUILD_TYPE=Debug", "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON",
@@ -79,7 +128,6 @@ def build(source: Path, build_dir: Path, exercises: list, jobs: int, log) -> flo
         _run(configure, log)
     targets = ["attn_judge"] + [f"test_ex{ex['id']}_exercises" for ex in exercises]
     _run(["ninja", "-C", str(build_dir), f"-j{jobs}"] + targets, log)
-    return time.monotonic() - start
 
 
 def _run(argv, log):
