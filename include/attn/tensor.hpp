@@ -2,7 +2,8 @@
 //
 // The kit computes in float32, as PyTorch does by default, so your results can be compared
 // with the notebooks' printed values. A Vector is a 1-D tensor (PyTorch: shape (n,)), a
-// Matrix a 2-D tensor (shape (rows, cols)); both are xtensor containers with a fixed rank.
+// Matrix a 2-D tensor (shape (rows, cols)), a Tensor3 a batch (B, T, d); all are xtensor
+// containers with a fixed rank.
 #pragma once
 
 #include <xtensor/xtensor.hpp>
@@ -13,8 +14,9 @@
 
 namespace attn {
 
-using Vector = xt::xtensor<float, 1>;  // shape (n,)
-using Matrix = xt::xtensor<float, 2>;  // shape (rows, cols); row i is xt::row(m, i)
+using Vector = xt::xtensor<float, 1>;   // shape (n,)
+using Matrix = xt::xtensor<float, 2>;   // shape (rows, cols); row i is xt::row(m, i)
+using Tensor3 = xt::xtensor<float, 3>;  // shape (B, T, d): a batch of B sequences of T tokens
 
 // "(6, 3)": a shape written the way PyTorch's torch.Size prints it, for error messages.
 template <class Shape>
