@@ -171,21 +171,68 @@ class Grader:
         feedback_dir = self.out / student.name
         feedback_dir.mkdir(exist_ok=True)
         os.chmod(feedback_dir, 0o700)
+        together = self.compile_together(sources, work, sandbox)
+        if together["object"] is None:
+            record["compiled_together"] = together["why"]
         for exercise in self.exercises:
             result = self.grade_exercise(exercise, sources.get(exercise["id"]), work, sandbox,
-                                         feedback_dir)
+                                         feedback_dir, together["object"])
             record["exercises"][exercise["id"]] = result
             if SEVERITY[result["status"]] > SEVERITY[record["status"]]:
                 record["status"] = result["status"]
         sandbox.sweep()
         shutil.rmtree(work, ignore_errors=True)
         record["seconds"] = round(time.monotonic() - start, 2)
+        record["compile_together_s"] = together["seconds"]
         record["total"] = round(sum(r["points"] for r in record["exercises"].values()), 2)
         record["max"] = self.rubric.total
         reports.write_student(feedback_dir, record, self.exercises, self.rubric)
         return record
 
-    def grade_exercise(self, exercise, source, work, sandbox, feedback_dir) -> dict:
+    def compile_together(self, sources: dict, work: Path, sandbox: Sandbox) -> dict:
+        """All of a student's exercise files compiled as ONE translation unit (the precompiled
+        header and xtensor's templates are then paid once, not once per exercise), its symbols
+        made weak (objcopy --weaken) so that each exercise's program links it in place of its
+        own file: the kit's earlier solutions, strong, still win over the student's versions
+        of them, exactly as when one file is linked. {"object": path or None, "why", "seconds"}.
+        None when it does not compile (two files defining the same helper, one file's error):
+        then every exercise compiles alone, which also names the file at fault."""
+        start = time.monotonic()
+        if len(sources) < 2:
+            return {"object": None, "why": "fewer than two files", "seconds": 0.0}
+        folder = work / "together"
+        folder.mkdir()
+        sandbox.give(str(folder))
+        lines = []
+        for ex_id, source in sorted(sources.items()):
+            copy = folder / source.name
+            shutil.copyfile(source, copy)
+            os.chmod(copy, 0o644)
+            lines.append(f'#include "{source.name}"\n')
+        unity = folder / "all_exercises.cpp"
+        unity.write_text("".join(lines), encoding="utf-8")
+        os.chmod(unity, 0o644)
+        obj = folder / "all_exercises.o"
+        env = {"TMPDIR": str(folder), "HOME": str(folder)}
+        cmds = self.commands[max(sources)]  # every exercise file compiles with the same flags
+        compiled = sandbox.run(kitbuild.student_compile(cmds, str(unity), str(obj)),
+                               str(self.build_dir), Limits(**COMPILE_LIMITS), env)
+        weakened = compiled.status == "ok" and sandbox.run(
+            ["objcopy", "--weaken", str(obj)], str(folder), Limits(**COMPILE_LIMITS),
+            env).status == "ok"
+        seconds = round(time.monotonic() - start, 2)
+        if not weakened:
+            return {"object": None, "seconds": seconds,
+                    "why": "compiled file by file: " + ("the files do not compile as one unit"
+                                                        if compiled.status != "ok"
+                                                        else "objcopy --weaken failed")}
+        return {"object": obj, "why": "", "seconds": seconds}
+
+    def grade_exercise(self, exercise, source, work, sandbox, feedback_dir, together) -> dict:
+        """Builds (with the object of all files compiled together, else this file alone), runs
+        and judges one exercise. A program built with the others' code whose main() never
+        started (a static initializer, maybe another file's, exited, crashed or hung) is built
+        again alone: one file's crash costs its exercise only."""
         ex_id = exercise["id"]
         t0 = time.monotonic()
         result = {"status": "graded", "points": 0.0, "max": self.rubric.points[ex_id],
@@ -193,43 +240,84 @@ class Grader:
         all_cases = {name: casesets.cases_of(m, ex_id) for name, m in self.manifests.items()}
         if source is None:
             result["note"] = f"no file {Path(exercise['stub']).name} in the submission"
-            for name, paths in all_cases.items():
-                result["sets"][name] = {"cases": len(paths), "passed": 0, "failures": [
-                    {"case": p, "reason": result["note"], "mistake": "", "hint": ""} for p in paths]}
-            result["timing"]["total"] = round(time.monotonic() - t0, 2)
-            return result
-        folder = work / ex_id
-        folder.mkdir()
-        sandbox.give(str(folder))
-        student_file = folder / Path(exercise["stub"]).name
-        shutil.copyfile(source, student_file)
-        os.chmod(student_file, 0o644)
+            self.fail_all(result, all_cases, result["note"])
+        else:
+            folder = work / ex_id
+            for attempt in ([together] if together else []) + [None]:
+                if folder.exists():
+                    shutil.rmtree(folder)
+                folder.mkdir()
+                sandbox.give(str(folder))
+                result.update(status="graded", note="", sets={})
+                program = self.build(exercise, source, folder, sandbox, result, attempt)
+                if program is None:
+                    if attempt is not None:
+                        continue  # it may link alone (another file's undefined reference)
+                    self.fail_all(result, all_cases, "the file does not build")
+                    break
+                started = self.run_and_judge(exercise, folder, program, sandbox, feedback_dir,
+                                             result, all_cases)
+                if started or attempt is None:
+                    break
+            result["timing"]["built"] = "together" if attempt is not None else "alone"
+        total = sum(s["cases"] for s in result["sets"].values())
+        passed = sum(s["passed"] for s in result["sets"].values())
+        result["points"] = self.rubric.score(ex_id, passed, total)
+        result["timing"]["total"] = round(time.monotonic() - t0, 2)
+        return result
+
+    @staticmethod
+    def fail_all(result, all_cases, reason):
+        for name, paths in all_cases.items():
+            result["sets"][name] = {"cases": len(paths), "passed": 0, "failures": [
+                {"case": p, "reason": reason, "mistake": "", "hint": ""} for p in paths]}
+
+    def build(self, exercise, source, folder, sandbox, result, together) -> Path | None:
+        """The exercise's test program, linked with `together` or with the file compiled
+        alone; None (and the compiler's words in result["note"]) when it does not build."""
+        ex_id = exercise["id"]
         cmds = self.commands[ex_id]
-        obj, program = folder / "exercise.o", folder / f"test_ex{ex_id}_exercises"
+        program = folder / f"test_ex{ex_id}_exercises"
         env = {"TMPDIR": str(folder), "HOME": str(folder)}
-        # The compiler runs in the sandbox too: `#include` or `.incbin` of a hidden tensor fails.
-        compiled = sandbox.run(kitbuild.student_compile(cmds, str(student_file), str(obj)),
-                               str(self.build_dir), Limits(**COMPILE_LIMITS), env)
-        result["timing"]["compile"] = round(compiled.seconds, 2)
-        if compiled.status == "ok":
-            # Only the link step may read the kit's libraries (the earlier solutions among them).
-            linked = sandbox.run(kitbuild.student_link(cmds, str(obj), str(program)),
-                                 str(self.build_dir), Limits(**COMPILE_LIMITS), env,
-                                 groups=(LINK_GID,))
-            result["timing"]["link"] = round(linked.seconds, 2)
-        if compiled.status != "ok" or linked.status != "ok":
-            output = compiled.output if compiled.status != "ok" else linked.output
+        obj, student_file = together, folder / Path(exercise["stub"]).name
+        if together is None:
+            shutil.copyfile(source, student_file)
+            os.chmod(student_file, 0o644)
+            obj = folder / "exercise.o"
+            # The compiler runs in the sandbox: `#include` or `.incbin` of a hidden tensor fails.
+            compiled = sandbox.run(kitbuild.student_compile(cmds, str(student_file), str(obj)),
+                                   str(self.build_dir), Limits(**COMPILE_LIMITS), env)
+            result["timing"]["compile"] = round(compiled.seconds, 2)
+            if compiled.status != "ok":
+                result["status"] = "build-failed"
+                result["note"] = "does not compile:\n" + self.compiler_words(
+                    compiled.output, student_file, folder, exercise)
+                return None
+        # Only the link step may read the kit's libraries (the earlier solutions among them).
+        linked = sandbox.run(kitbuild.student_link(cmds, str(obj), str(program)),
+                             str(self.build_dir), Limits(**COMPILE_LIMITS), env,
+                             groups=(LINK_GID,))
+        result["timing"]["link"] = round(linked.seconds, 2)
+        if linked.status != "ok":
             result["status"] = "build-failed"
-            result["note"] = ("does not compile" if compiled.status != "ok" else "does not link") + \
-                ":\n" + output.replace(str(student_file), Path(exercise["stub"]).name) \
-                .replace(str(folder) + "/", "")[:3000]
-            for name, paths in all_cases.items():
-                result["sets"][name] = {"cases": len(paths), "passed": 0, "failures": [
-                    {"case": p, "reason": "the file does not build", "mistake": "", "hint": ""}
-                    for p in paths]}
-            result["timing"]["total"] = round(time.monotonic() - t0, 2)
-            return result
+            result["note"] = "does not link:\n" + self.compiler_words(
+                linked.output, student_file, folder, exercise)
+            return None
+        return program
+
+    @staticmethod
+    def compiler_words(output, student_file, folder, exercise) -> str:
+        """The compiler's output with the sandbox's paths taken out, for the student."""
+        return output.replace(str(student_file), Path(exercise["stub"]).name) \
+            .replace(str(folder) + "/", "")[:3000]
+
+    def run_and_judge(self, exercise, folder, program, sandbox, feedback_dir, result,
+                      all_cases) -> bool:
+        """Runs the program on each case set and judges its result files into result["sets"].
+        Returns whether its main() started (the runner's marker file) on some set."""
+        ex_id = exercise["id"]
         wall = float(self.settings.get("test_timeout_s", 20))
+        started = False
         for name in self.sets:
             run_dir, results = folder / f"cwd-{name}", folder / f"results-{name}"
             for path in (run_dir, results):
@@ -244,48 +332,47 @@ class Grader:
                                    f"--attn-results={results}"], str(run_dir),
                                   Limits(wall_s=wall, cpu_s=int(wall)))
                 result["timing"][f"run-{name}"] = round(ran.seconds, 2)
-            if ran is not None and ran.status in ("crashed", "timed-out") and SEVERITY[ran.status] > SEVERITY[result["status"]]:
+            if ran is not None and ran.status in ("crashed", "timed-out") and \
+                    SEVERITY[ran.status] > SEVERITY[result["status"]]:
                 result["status"] = ran.status
                 result["note"] = (f"the test program {ran.status} on the {name} cases "
                                   f"(exit {ran.returncode}); cases without a result fail")
-            # The verdict: the judge on the result files against the full set. The program's
-            # exit status and output are never read for it.
-            verdicts_file = feedback_dir / f"verdicts-{ex_id}-{name}.json"
-            t1 = time.monotonic()
-            judged = subprocess.run([str(self.judge), "--cases", str(self.sets[name]), "--results",
-                                     str(results), "--exercise", ex_id, "--out", str(verdicts_file)],
-                                    capture_output=True, text=True, timeout=120)
-            if verdicts_file.exists():
-                os.chmod(verdicts_file, 0o600)
-            result["timing"][f"judge-{name}"] = round(time.monotonic() - t1, 2)
-            paths = all_cases[name]
-            if judged.returncode != 0:
-                verdicts = []
-                result["note"] += f"\nthe judge could not judge: {judged.stderr.strip()}"
-            else:
-                verdicts = json.loads(verdicts_file.read_text(encoding="utf-8"))["cases"]
-            by_case = {v["case"]: v for v in verdicts}
-            failures, passed = [], 0
-            passed_cases = []
-            for path in paths:
-                verdict = by_case.get(path)
-                if verdict and verdict["passed"]:
-                    passed += 1
-                    passed_cases.append(path)
-                    continue
-                bad = [o for o in (verdict or {}).get("outputs", []) if not o["passed"]] or \
-                    [{"name": "", "reason": "not judged", "mistake": "", "hint": ""}]
-                failures.append({"case": path, "reason": "; ".join(
-                    (f"{o['name']}: " if o["name"] else "") + o["reason"] for o in bad),
-                    "mistake": "; ".join(o["mistake"] for o in bad if o.get("mistake")),
-                    "hint": "; ".join(o["hint"] for o in bad if o.get("hint"))})
-            result["sets"][name] = {"cases": len(paths), "passed": passed, "failures": failures,
-                                    "passed_cases": passed_cases}
-        total = sum(s["cases"] for s in result["sets"].values())
-        passed = sum(s["passed"] for s in result["sets"].values())
-        result["points"] = self.rubric.score(ex_id, passed, total)
-        result["timing"]["total"] = round(time.monotonic() - t0, 2)
-        return result
+            started |= (results / "runner-started").exists()
+            result["sets"][name] = self.judge_set(ex_id, name, results, feedback_dir, result,
+                                                  all_cases[name])
+        return started
+
+    def judge_set(self, ex_id, name, results, feedback_dir, result, paths) -> dict:
+        """The verdict: the judge on the result files against the full set. The program's exit
+        status and output are never read for it."""
+        verdicts_file = feedback_dir / f"verdicts-{ex_id}-{name}.json"
+        t1 = time.monotonic()
+        judged = subprocess.run([str(self.judge), "--cases", str(self.sets[name]), "--results",
+                                 str(results), "--exercise", ex_id, "--out", str(verdicts_file)],
+                                capture_output=True, text=True, timeout=120)
+        if verdicts_file.exists():
+            os.chmod(verdicts_file, 0o600)
+        result["timing"][f"judge-{name}"] = round(time.monotonic() - t1, 2)
+        if judged.returncode != 0:
+            verdicts = []
+            result["note"] += f"\nthe judge could not judge: {judged.stderr.strip()}"
+        else:
+            verdicts = json.loads(verdicts_file.read_text(encoding="utf-8"))["cases"]
+        by_case = {v["case"]: v for v in verdicts}
+        failures, passed_cases = [], []
+        for path in paths:
+            verdict = by_case.get(path)
+            if verdict and verdict["passed"]:
+                passed_cases.append(path)
+                continue
+            bad = [o for o in (verdict or {}).get("outputs", []) if not o["passed"]] or \
+                [{"name": "", "reason": "not judged", "mistake": "", "hint": ""}]
+            failures.append({"case": path, "reason": "; ".join(
+                (f"{o['name']}: " if o["name"] else "") + o["reason"] for o in bad),
+                "mistake": "; ".join(o["mistake"] for o in bad if o.get("mistake")),
+                "hint": "; ".join(o["hint"] for o in bad if o.get("hint"))})
+        return {"cases": len(paths), "passed": len(passed_cases), "failures": failures,
+                "passed_cases": passed_cases}
 
 
 def add_grading_options(parser: argparse.ArgumentParser) -> None:

@@ -171,6 +171,10 @@ int run_as_runner(int argc, char** argv) {
                   << " --attn-run-cases=CASE_SET --attn-results=OUT [--attn-case=PATH]\n";
         return 2;
     }
+    // main() was reached: tools/grade tells a program that another file's static initializer
+    // ended before any case ran (it links a student's files together) from a hang or crash in
+    // the code under test. Never evidence for a verdict: the judge reads only the results.
+    std::ofstream(std::filesystem::path(results) / "runner-started");
     try {
         const golden_store cases(option(argc, argv, "attn-run-cases"));
         const auto summary = run_cases(cases, results, option(argc, argv, "attn-case"));
