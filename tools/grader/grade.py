@@ -191,12 +191,13 @@ class Grader:
 
     def compile_together(self, sources: dict, work: Path, sandbox: Sandbox) -> dict:
         """All of a student's exercise files compiled as ONE translation unit (the precompiled
-        header and xtensor's templates are then paid once, not once per exercise), its symbols
-        made weak (objcopy --weaken) so that each exercise's program links it in place of its
-        own file: the kit's earlier solutions, strong, still win over the student's versions
-        of them, exactly as when one file is linked. {"object": path or None, "why", "seconds"}.
-        None when it does not compile (two files defining the same helper, one file's error):
-        then every exercise compiles alone, which also names the file at fault."""
+        header and xtensor's templates are then paid once, not once per exercise), its
+        definitions made weak (objcopy --weaken-symbols) so that each exercise's program links
+        it in place of its own file: the kit's earlier solutions, strong, still win over the
+        student's versions of them, exactly as when one file is linked.
+        {"object": path or None, "why", "seconds"}. None when it does not compile (two files
+        defining the same helper, one file's error): then every exercise compiles alone, which
+        also names the file at fault."""
         start = time.monotonic()
         if len(sources) < 2:
             return {"object": None, "why": "fewer than two files", "seconds": 0.0}
@@ -217,15 +218,17 @@ class Grader:
         cmds = self.commands[max(sources)]  # every exercise file compiles with the same flags
         compiled = sandbox.run(kitbuild.student_compile(cmds, str(unity), str(obj)),
                                str(self.build_dir), Limits(**COMPILE_LIMITS), env)
+        # Only its definitions: a weakened undefined reference (cblas_ssyrk) would link to 0.
+        weaken = ("nm -g --defined-only -P all_exercises.o | cut -d' ' -f1 > defined.txt && "
+                  "objcopy --weaken-symbols=defined.txt all_exercises.o")
         weakened = compiled.status == "ok" and sandbox.run(
-            ["objcopy", "--weaken", str(obj)], str(folder), Limits(**COMPILE_LIMITS),
-            env).status == "ok"
+            ["/bin/sh", "-c", weaken], str(folder), Limits(**COMPILE_LIMITS), env).status == "ok"
         seconds = round(time.monotonic() - start, 2)
         if not weakened:
             return {"object": None, "seconds": seconds,
                     "why": "compiled file by file: " + ("the files do not compile as one unit"
                                                         if compiled.status != "ok"
-                                                        else "objcopy --weaken failed")}
+                                                        else "weakening its symbols failed")}
         return {"object": obj, "why": "", "seconds": seconds}
 
     def grade_exercise(self, exercise, source, work, sandbox, feedback_dir, together) -> dict:
@@ -294,7 +297,8 @@ class Grader:
                     compiled.output, student_file, folder, exercise)
                 return None
         # Only the link step may read the kit's libraries (the earlier solutions among them).
-        linked = sandbox.run(kitbuild.student_link(cmds, str(obj), str(program)),
+        linked = sandbox.run(kitbuild.student_link(cmds, str(obj), str(program),
+                                                   weak=together is not None),
                              str(self.build_dir), Limits(**COMPILE_LIMITS), env,
                              groups=(LINK_GID,))
         result["timing"]["link"] = round(linked.seconds, 2)

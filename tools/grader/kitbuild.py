@@ -171,10 +171,18 @@ def student_compile(cmds: ExerciseCommands, source: str, obj: str) -> list:
     return argv
 
 
-def student_link(cmds: ExerciseCommands, obj: str, program: str) -> list:
+def student_link(cmds: ExerciseCommands, obj: str, program: str, weak: bool = False) -> list:
+    """The link line of the exercise's program with `obj` for the stub's library. `weak`: obj
+    defines the student's versions of earlier exercises' functions too, weakly; the linker
+    would take those rather than open the earlier solutions' archives, so those archives are
+    linked whole (their strong definitions then win)."""
     argv = list(cmds.link)
     argv[argv.index(cmds.stub_library)] = obj
     argv[argv.index("-o") + 1] = program
+    if weak:
+        argv = [part for arg in argv for part in (
+            ["-Wl,--whole-archive", arg, "-Wl,--no-whole-archive"]
+            if arg.endswith("_solutions.a") else [arg])]
     return argv
 
 
