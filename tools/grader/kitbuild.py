@@ -87,7 +87,8 @@ def export_head(kit: Path, source: Path) -> str:
 
 def prepare(folder: Path, exercises: list, jobs: int) -> str:
     """Exports the kit's HEAD to FOLDER/.kit-src and builds it in FOLDER/.kit-build (log:
-    FOLDER/build.log), as root then locked down for the sandbox (lock_down); returns the commit. The build is
+    FOLDER/build.log), as root, then locked down for the sandbox (lock_down); returns the
+    commit. The build is
     then stamped finished, so the tasks of `tools/grade slurm` can reuse it (reuse())."""
     source, build_dir = folder / ".kit-src", folder / ".kit-build"
     (build_dir / BUILT_STAMP).unlink(missing_ok=True)
@@ -97,8 +98,8 @@ def prepare(folder: Path, exercises: list, jobs: int) -> str:
         build(source, build_dir, exercises, jobs, log)
     (build_dir / BUILT_STAMP).write_text(head + "\n")
     if os.geteuid() == 0:  # the sandbox's uids: see lock_down
-        readable = [path for ex in exercises
-                    for path in compile_inputs(commands(source, build_dir, ex), [source, build_dir])]
+        readable = [path for ex in exercises for path in
+                    compile_inputs(commands(source, build_dir, ex), [source, build_dir])]
         lock_down([source, build_dir], readable, LINK_GID)
     return head
 
@@ -224,6 +225,7 @@ def lock_down(kit_dirs, readable: list, link_gid: int) -> None:
                 else:
                     os.chmod(path, 0o700 if executable else 0o600)
     for path in readable:
-        for entry in ([path] if path.is_file() else
-                      [Path(folder) / name for folder, _, files in os.walk(path) for name in files]):
+        files = [path] if path.is_file() else \
+            [Path(folder) / name for folder, _, names in os.walk(path) for name in names]
+        for entry in files:
             os.chmod(entry, 0o644)

@@ -144,14 +144,15 @@ class Sandbox:
         """The shell commands that make PRIVATE_FOLDERS fresh tmpfs mounts. A kept folder under
         one of them is opened first (fd 3, 4, ...) and bound back at its path from that fd
         (a path would name the new, empty tmpfs by then)."""
-        under = [path for path in self.keep
-                 if any(path == folder or path.startswith(folder + "/") for folder in PRIVATE_FOLDERS)]
+        under = [path for path in self.keep if any(
+            path == folder or path.startswith(folder + "/") for folder in PRIVATE_FOLDERS)]
         steps = [f"exec {3 + index}<{shlex.quote(path)}" for index, path in enumerate(under)]
         steps += [f"mount -t tmpfs -o size=64m,mode=1777,nosuid,nodev tmpfs {folder}"
                   for folder in PRIVATE_FOLDERS]
         for index, path in enumerate(under):
-            steps += [f"mkdir -p {shlex.quote(path)}",
-                      f"mount --no-canonicalize --bind /proc/self/fd/{3 + index} {shlex.quote(path)}",
+            quoted = shlex.quote(path)
+            steps += [f"mkdir -p {quoted}",
+                      f"mount --no-canonicalize --bind /proc/self/fd/{3 + index} {quoted}",
                       f"exec {3 + index}<&-"]
         return " && ".join(steps)
 
@@ -161,7 +162,8 @@ class Sandbox:
                        "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
         environment.update(env or {})
         start = time.monotonic()
-        process = subprocess.Popen(self._prefix(limits, groups) + list(argv), cwd=cwd, env=environment,
+        process = subprocess.Popen(self._prefix(limits, groups) + list(argv), cwd=cwd,
+                                   env=environment,
                                    stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                    stderr=subprocess.STDOUT, start_new_session=True)
         timed_out = False
