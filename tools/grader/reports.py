@@ -111,6 +111,8 @@ def write_class(out, records, exercises, rubric, notes, meta):
     _private(path)
     timings = {"meta": meta, "students": {
         r["id"]: {"seconds": r["seconds"], "status": r["status"], "error": r.get("error"),
+                  "compile_together_s": r.get("compile_together_s"),
+                  "compiled_file_by_file": r.get("compiled_together"),
                   "exercises": {ex: e.get("timing", {}) for ex, e in r["exercises"].items()}}
         for r in records}}
     (out / "timings.json").write_text(json.dumps(timings, indent=2) + "\n", encoding="utf-8")
