@@ -216,8 +216,13 @@ class Grader:
         obj = folder / "all_exercises.o"
         env = {"TMPDIR": str(folder), "HOME": str(folder)}
         cmds = self.commands[max(sources)]  # every exercise file compiles with the same flags
-        compiled = sandbox.run(kitbuild.student_compile(cmds, str(unity), str(obj)),
-                               str(self.build_dir), Limits(**COMPILE_LIMITS), env)
+        # -fPIC: global functions stay interposable, so a call from the student's 04 to their
+        # own softmax is neither inlined nor bound inside the unit, and links to the kit's
+        # strong solution like any other (without it, fork_bomb's 03 ran inside their 04).
+        # The precompiled header (-fPIE) then goes unused; the unit is still ~4x faster.
+        argv = kitbuild.student_compile(cmds, str(unity), str(obj))
+        compiled = sandbox.run(argv[:1] + ["-fPIC"] + argv[1:], str(self.build_dir),
+                               Limits(**COMPILE_LIMITS), env)
         # Only its definitions: a weakened undefined reference (cblas_ssyrk) would link to 0.
         weaken = ("nm -g --defined-only -P all_exercises.o | cut -d' ' -f1 > defined.txt && "
                   "objcopy --weaken-symbols=defined.txt all_exercises.o")
