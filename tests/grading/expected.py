@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """tests/grading/expected.py — the gradebook the synthetic class deserves, in numbers.
 
-    tests/grading/expected.py [--cases DIR ...] [--rubric FILE] [--unsandboxed] [--json]
-                              [--check GRADEBOOK]
+    tests/grading/expected.py [--cases DIR ...] [--rubric FILE] [--unsandboxed] [--only NAME ...]
+                              [--json] [--check GRADEBOOK]
 
 expected.json says per student and exercise which cases pass ("all", "none",
 "notebook_only"); this counts those cases in the case set(s) graded (each DIR's MANIFEST.json;
@@ -16,7 +16,8 @@ Prints the expected gradebook as CSV (id,total,max,<exercise ids>,status), or as
 students, total, max, each exercise's points (to 0.01) and status; lines starting with '#' are
 comments; an exercise column may be named "01", "ex01" or "01_dot_scores". Exits 1 on any
 difference, listing each. --unsandboxed: the class without the students marked "needs_root"
-(what a grader not run as root can be expected to grade right). Importable: expected_gradebook(case_dirs, rubric) -> rows.
+(what a grader not run as root can be expected to grade right); --only NAME: those students
+alone (make_class.py --only wrote just them). Importable: expected_gradebook(case_dirs, rubric) -> rows.
 Standard library only.
 """
 
@@ -75,13 +76,18 @@ def exercise_points(points: float, passed: int, total: int, partial: bool) -> fl
 
 
 def expected_gradebook(case_dirs=None, rubric=None, expected_file=HERE / "expected.json",
-                       root: Path = ROOT, unsandboxed=False):
+                       root: Path = ROOT, unsandboxed=False, only=None):
     """{student: {"total", "max", "points": {id: float}, "status", "passed": {id: (n, of)}}}"""
     case_dirs = case_dirs or [root / "reference_data"]
     rubric = rubric or load_rubric(None)
     expected = json.loads(Path(expected_file).read_text(encoding="utf-8"))["students"]
     if unsandboxed:
         expected = {name: spec for name, spec in expected.items() if "needs_root" not in spec}
+    if only:
+        unknown = sorted(set(only) - set(expected))
+        if unknown:
+            raise ValueError(f"expected.json has no student {', '.join(unknown)}")
+        expected = {name: spec for name, spec in expected.items() if name in only}
     ids = [exercise["id"] for exercise in catalogue(root)]
     cases = load_cases(case_dirs)
     rows = {}
@@ -189,6 +195,8 @@ def main(argv=None):
     parser.add_argument("--rubric", type=Path, help="tools/grade's rubric JSON")
     parser.add_argument("--unsandboxed", action="store_true",
                         help='leave out the students marked "needs_root"')
+    parser.add_argument("--only", action="append", metavar="NAME",
+                        help="only this student (repeatable)")
     parser.add_argument("--json", action="store_true", help="print JSON, not CSV")
     parser.add_argument("--check", type=Path, metavar="GRADEBOOK",
                         help="compare a gradebook.csv with the expected one, every cell")
@@ -196,7 +204,8 @@ def main(argv=None):
     exercises = catalogue()
     ids = [exercise["id"] for exercise in exercises]
     names = {exercise["id"]: Path(exercise["goldens"]).name for exercise in exercises}
-    rows = expected_gradebook(args.cases, load_rubric(args.rubric), unsandboxed=args.unsandboxed)
+    rows = expected_gradebook(args.cases, load_rubric(args.rubric), unsandboxed=args.unsandboxed,
+                              only=args.only)
     mismatch = class_mismatch()
     if mismatch:
         print(mismatch)
