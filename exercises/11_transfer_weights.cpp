@@ -21,8 +21,9 @@
 //                    [2, 5],
 //                    [3, 6]]
 // Careful: assigning a Matrix of another shape to to.W_query does not fail in C++ (xtensor
-// resizes the target), where PyTorch's copy_ would refuse. The checks below guard the
-// shapes of `to` before you write to it.
+// resizes the target), where PyTorch's copy_ would refuse. The check at the top of the
+// function (module_checks::require_transferable, in the header) refuses a `to` of the wrong
+// shape, or a `from` with biases, before anything is copied.
 #include "attn/errors.hpp"
 #include "attn/linear.hpp"
 #include "attn/self_attention.hpp"
@@ -30,42 +31,10 @@
 #include <xtensor/xmanipulation.hpp>
 #include <xtensor/xview.hpp>
 
-#include <cstddef>
-#include <stdexcept>
-#include <string>
-#include <utility>
-#include <vector>
-
 namespace attn {
 
 void transfer_weights(const SelfAttention_v2& from, SelfAttention_v1& to) {
-    const std::string function = "transfer_weights";
-    module_checks::require_same_shape(function, "from.W_key.weight", from.W_key.weight,
-                                      from.W_query.weight);
-    module_checks::require_same_shape(function, "from.W_value.weight", from.W_value.weight,
-                                      from.W_query.weight);
-    if (from.qkv_bias()) {
-        throw std::invalid_argument(
-            function +
-            ": the SelfAttention_v2 has biases (qkv_bias=True), but "
-            "SelfAttention_v1 computes x @ W and has none: without them the two "
-            "modules would not give the same output");
-    }
-    // v1's matrices are (d_in, d_out): the shape of the TRANSPOSED nn.Linear weights.
-    const std::vector<std::size_t> wanted{from.d_in(), from.d_out()};
-    for (const auto& [name, matrix] :
-         {std::pair<std::string, const Matrix*>{"W_query", &to.W_query},
-          {"W_key", &to.W_key},
-          {"W_value", &to.W_value}}) {
-        if (std::vector<std::size_t>(matrix->shape().begin(), matrix->shape().end()) != wanted) {
-            throw shape_error(function + ": the SelfAttention_v1's " + name + " has shape " +
-                              shape_string(matrix->shape()) + ", but the SelfAttention_v2's " +
-                              name + ".weight is " + shape_string(from.W_query.weight.shape()) +
-                              ", so it transposed is " + shape_string(wanted) +
-                              " = (d_in, d_out): the two modules must map the same d_in to "
-                              "the same d_out");
-        }
-    }
+    module_checks::require_transferable("transfer_weights", from, to);
 
     // TODO: set to.W_query, to.W_key and to.W_value from from's three weights.
     throw not_implemented("exercises/11_transfer_weights.cpp", "transfer_weights(from, to)");

@@ -33,8 +33,10 @@
 #include "attn/tensor.hpp"
 
 #include <cstddef>
+#include <stdexcept>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace attn {
 
@@ -196,6 +198,38 @@ struct SelfAttention_v2 {
 //                          d_in), naming both shapes;
 //   std::invalid_argument  when `from` has biases (qkv_bias=True): v1 has nowhere to put
 //                          them, and leaving them out would change the output.
+// Exercise 11's argument checks: `from` without biases, and `to` holding (d_in, d_out)
+// matrices, the shape of from's weights transposed. Throws before anything is copied.
+namespace module_checks {
+
+inline void require_transferable(const std::string& function, const SelfAttention_v2& from,
+                                 const SelfAttention_v1& to) {
+    require_same_shape(function, "from.W_key.weight", from.W_key.weight, from.W_query.weight);
+    require_same_shape(function, "from.W_value.weight", from.W_value.weight, from.W_query.weight);
+    if (from.qkv_bias()) {
+        throw std::invalid_argument(function +
+                                    ": the SelfAttention_v2 has biases (qkv_bias=True), but "
+                                    "SelfAttention_v1 computes x @ W and has none: without "
+                                    "them the two modules would not give the same output");
+    }
+    const std::vector<std::size_t> wanted{from.d_in(), from.d_out()};
+    for (const auto& [name, matrix] :
+         {std::pair<std::string, const Matrix*>{"W_query", &to.W_query},
+          {"W_key", &to.W_key},
+          {"W_value", &to.W_value}}) {
+        if (std::vector<std::size_t>(matrix->shape().begin(), matrix->shape().end()) != wanted) {
+            throw shape_error(function + ": the SelfAttention_v1's " + name + " has shape " +
+                              shape_string(matrix->shape()) + ", but the SelfAttention_v2's " +
+                              name + ".weight is " + shape_string(from.W_query.weight.shape()) +
+                              ", so it transposed is " + shape_string(wanted) +
+                              " = (d_in, d_out): the two modules must map the same d_in to "
+                              "the same d_out");
+        }
+    }
+}
+
+}  // namespace module_checks
+
 void transfer_weights(const SelfAttention_v2& from, SelfAttention_v1& to);
 
 }  // namespace attn
