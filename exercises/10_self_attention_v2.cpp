@@ -1,0 +1,53 @@
+// exercises/10_self_attention_v2.cpp — Exercise 10: SelfAttention_v2, with nn.Linear layers.
+//
+// The notebook cell it mirrors, In [24] of the book's chapter 3 notebook (Listing 3.2):
+//   https://github.com/rasbt/LLMs-from-scratch/blob/main/ch03/01_main-chapter-code/ch03.ipynb
+//   self.W_query = nn.Linear(d_in, d_out, bias=qkv_bias)          (and W_key, W_value)
+//   keys = self.W_key(x)
+//   queries = self.W_query(x)
+//   values = self.W_value(x)
+//   ... then exactly as SelfAttention_v1 (exercise 09)
+// and, at torch.manual_seed(123), In [4] and In [7] of the book's exercise solutions:
+//   https://github.com/rasbt/LLMs-from-scratch/blob/main/ch03/01_main-chapter-code/exercise-solutions.ipynb
+// Declared in include/attn/self_attention.hpp; attn::Linear is in include/attn/linear.hpp.
+// Check your work: `tools/kit check 10`. Stuck? `tools/kit hint 10`.
+//
+// Goal: exercise 09 with linear layers. A Linear holds `weight`, of shape (d_out, d_in), and
+// `bias`, of shape (d_out,) or empty (bias=False). It maps each token (a row of x) as
+//   layer(x) = x @ weight.T + bias                  x: (T, d_in) -> (T, d_out)
+// weight is stored transposed, one row per output dimension: that is nn.Linear's layout.
+// Then, as in exercise 09:
+//   scores = queries @ keys.T                       (T, T)
+//   weights = softmax(scores / sqrt(d_k), dim=-1)   d_k = d_out
+//   context = weights @ values                      (T, d_out)
+// Worked example of one layer: weight = [[1, 0, 2]] (d_out 1, d_in 3), bias = [0.5],
+//   x = [[1, 1, 1]] -> x @ weight.T + bias = [[1 + 0 + 2 + 0.5]] = [[3.5]].
+// Add the bias only when there is one (`layer.has_bias()`); xtensor broadcasts a (d_out,)
+// vector over the rows of a (T, d_out) matrix. A lambda inside forward() that applies one
+// Linear keeps it short.
+#include "attn/errors.hpp"
+#include "attn/linear.hpp"
+#include "attn/self_attention.hpp"
+#include "attn/simple_attention.hpp"
+
+#include <xtensor-blas/xlinalg.hpp>
+#include <xtensor/xmath.hpp>
+#include <xtensor/xview.hpp>
+
+#include <cmath>
+
+namespace attn {
+
+Matrix SelfAttention_v2::forward(const Matrix& x) const {
+    const std::string function = "SelfAttention_v2.forward";
+    module_checks::require_same_shape(function, "W_key.weight", W_key.weight, W_query.weight);
+    module_checks::require_same_shape(function, "W_value.weight", W_value.weight, W_query.weight);
+    module_checks::require_tokens(function, x, "W_query.weight", W_query.weight,
+                                  /*rows_are_d_in=*/false);
+
+    // TODO: apply the three layers to x (x @ weight.T, plus the bias if there is one), then
+    // scores, 1 / sqrt(d_k), row softmax and the weighted values, as in exercise 09.
+    throw not_implemented("exercises/10_self_attention_v2.cpp", "SelfAttention_v2::forward(x)");
+}
+
+}  // namespace attn

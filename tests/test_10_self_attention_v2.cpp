@@ -1,0 +1,91 @@
+// tests/test_10_self_attention_v2.cpp — Exercise 10: SelfAttention_v2 (ch03.ipynb In [24]).
+// Compiled once; linked against exercises/ and solutions/10_self_attention_v2.cpp, and the
+// reference solutions of the earlier exercises. The cases are in
+// reference_data/10_self_attention_v2/: each holds the module's parameters under their
+// state_dict() names (W_query.weight.npy, ..., and W_query.bias.npy, ... with qkv_bias).
+#include "attn/errors.hpp"
+#include "attn/linear.hpp"
+#include "attn/self_attention.hpp"
+#include "kit/testing.hpp"
+
+#include <gmock/gmock.h>
+
+using attn::kit::case_input;
+using ::testing::AllOf;
+using ::testing::HasSubstr;
+using ::testing::ThrowsMessage;
+
+ATTN_CASE(self_attention_v2) {                        // qkv_bias=False: no biases
+    const auto inputs = the_case.input<2>("inputs");  // (T, d_in)
+    const attn::SelfAttention_v2 sa_v2{{the_case.input<2>("W_query.weight"), {}},  // (d_out, d_in)
+                                       {the_case.input<2>("W_key.weight"), {}},
+                                       {the_case.input<2>("W_value.weight"), {}}};
+    ATTN_RESULT("context", sa_v2(inputs));
+}
+
+ATTN_CASE(self_attention_v2_bias) {  // qkv_bias=True
+    const auto inputs = the_case.input<2>("inputs");
+    const attn::SelfAttention_v2 sa_v2{
+        {the_case.input<2>("W_query.weight"), the_case.input<1>("W_query.bias")},  // (d_out,)
+        {the_case.input<2>("W_key.weight"), the_case.input<1>("W_key.bias")},
+        {the_case.input<2>("W_value.weight"), the_case.input<1>("W_value.bias")}};
+    ATTN_RESULT("context", sa_v2(inputs));
+}
+
+namespace {
+
+const std::string notebook = "10_self_attention_v2/notebook_seed789";
+const std::string biased = "10_self_attention_v2/bias_notebook_seed123";
+
+attn::Linear layer(const std::string& name) {
+    return {case_input<2>(notebook, name + ".weight"), {}};
+}
+
+}  // namespace
+
+TEST(SelfAttentionV2Test, ConstructorRejectsWeightsOfDifferentShapes) {
+    const auto query = layer("W_query");  // weight (d_out, d_in)
+    const attn::Linear wider{xt::zeros<float>({query.weight.shape(0), query.weight.shape(1) + 1}),
+                             {}};
+    EXPECT_THAT([&] { attn::SelfAttention_v2(query, wider, layer("W_value")); },
+                ThrowsMessage<attn::shape_error>(AllOf(
+                    HasSubstr("W_key.weight has shape " + attn::shape_string(wider.weight.shape())),
+                    HasSubstr("W_query has " + attn::shape_string(query.weight.shape())))));
+}
+
+TEST(SelfAttentionV2Test, ConstructorRejectsABiasOnSomeLayersOnly) {
+    const attn::Linear with_bias{case_input<2>(biased, "W_key.weight"),
+                                 case_input<1>(biased, "W_key.bias")};
+    EXPECT_THAT(
+        [&] { attn::SelfAttention_v2(layer("W_query"), with_bias, layer("W_value")); },
+        ThrowsMessage<attn::shape_error>(HasSubstr("W_key has a bias, but W_query has none")));
+}
+
+TEST(SelfAttentionV2Test, ConstructorRejectsABiasOfTheWrongLength) {
+    auto query = layer("W_query"), key = layer("W_key"), value = layer("W_value");
+    const std::size_t d_out = query.weight.shape(0);
+    query.bias = xt::zeros<float>({d_out});
+    key.bias = xt::zeros<float>({d_out + 1});
+    value.bias = xt::zeros<float>({d_out});
+    EXPECT_THAT([&] { attn::SelfAttention_v2(query, key, value); },
+                ThrowsMessage<attn::shape_error>(
+                    AllOf(HasSubstr("W_key.bias has shape " + attn::shape_string(key.bias.shape())),
+                          HasSubstr("d_out = " + std::to_string(d_out)))));
+}
+
+TEST(SelfAttentionV2Test, ForwardRejectsInputsOfAnotherWidth) {
+    const attn::SelfAttention_v2 sa_v2{layer("W_query"), layer("W_key"), layer("W_value")};
+    const auto inputs = case_input<2>(notebook, "inputs");  // (T, d_in)
+    const attn::Matrix narrower = xt::zeros<float>({inputs.shape(0), sa_v2.d_in() - 1});
+    EXPECT_THAT([&] { sa_v2(narrower); },
+                ThrowsMessage<attn::shape_error>(
+                    AllOf(HasSubstr("x has shape " + attn::shape_string(narrower.shape())),
+                          HasSubstr("must equal d_in = " + std::to_string(sa_v2.d_in())))));
+}
+
+TEST(SelfAttentionV2Test, ForwardRejectsNoTokens) {
+    const attn::SelfAttention_v2 sa_v2{layer("W_query"), layer("W_key"), layer("W_value")};
+    const attn::Matrix no_tokens = xt::zeros<float>({std::size_t{0}, sa_v2.d_in()});
+    EXPECT_THAT([&] { sa_v2(no_tokens); },
+                ThrowsMessage<attn::shape_error>(HasSubstr("x is empty")));
+}
