@@ -10,7 +10,7 @@
 //   https://github.com/udlbook/udlbook/blob/main/Notebooks/Chap12/12_1_Self_Attention.ipynb
 //   torch.matmul(query.T, key).squeeze() / math.sqrt(D)                   scaled_scores_column
 //   sum over m of attention_weights[m] * all_values[m]                    weighted_values_column
-//   all of it for query n                                                 self_attention_column_query
+//   all of it for query n self_attention_column_query
 // Declared in include/attn/trainable_attention.hpp.
 // Check your work: `tools/kit check 07`. Stuck? `tools/kit hint 07`.
 //
@@ -54,8 +54,9 @@ Vector attention_scores(const Vector& query, const Matrix& keys) {
 Vector scaled_attention_weights(const Vector& scores, std::size_t d_k) {
     checks::require_non_empty("scaled_attention_weights", "scores", scores);
     if (d_k == 0) {
-        throw std::invalid_argument("scaled_attention_weights: d_k is 0, but it is the length "
-                                    "of a key vector: at least 1");
+        throw std::invalid_argument(
+            "scaled_attention_weights: d_k is 0, but it is the length "
+            "of a key vector: at least 1");
     }
 
     // TODO: divide the scores by sqrt(d_k), then softmax.
@@ -93,15 +94,15 @@ Matrix weighted_values_column(const Vector& weights, const Matrix& values) {
                           "weighted_values_column(weights, values)");
 }
 
-Matrix self_attention_column_query(const Matrix& queries, const Matrix& keys,
-                                   const Matrix& values, std::size_t n) {
+Matrix self_attention_column_query(const Matrix& queries, const Matrix& keys, const Matrix& values,
+                                   std::size_t n) {
     checks::require_non_empty("self_attention_column_query", "queries", queries);
     checks::require_length("self_attention_column_query", "keys", keys, 0, queries.shape(0),
                            "d_k (queries.shape(0))");
     checks::require_length("self_attention_column_query", "keys", keys, 1, queries.shape(1),
                            "N (queries.shape(1))");
-    checks::require_length("self_attention_column_query", "values", values, 1,
-                           queries.shape(1), "N (queries.shape(1))");
+    checks::require_length("self_attention_column_query", "values", values, 1, queries.shape(1),
+                           "N (queries.shape(1))");
     checks::require_non_empty("self_attention_column_query", "values", values);
     checks::require_row_index("self_attention_column_query", "n", n, queries.shape(1));
 

@@ -44,8 +44,8 @@ Matrix attention_weights_columns(const Matrix& queries, const Matrix& keys) {
 }
 
 Matrix scaled_dot_product_self_attention(const Matrix& X, const Matrix& W_v, const Matrix& W_q,
-                                         const Matrix& W_k, const Matrix& b_v,
-                                         const Matrix& b_q, const Matrix& b_k) {
+                                         const Matrix& W_k, const Matrix& b_v, const Matrix& b_q,
+                                         const Matrix& b_k) {
     const char* const function = "scaled_dot_product_self_attention";
     checks::require_non_empty(function, "X", X);
     checks::require_non_empty(function, "W_q", W_q);

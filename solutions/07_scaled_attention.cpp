@@ -30,8 +30,9 @@ Vector attention_scores(const Vector& query, const Matrix& keys) {
 Vector scaled_attention_weights(const Vector& scores, std::size_t d_k) {
     checks::require_non_empty("scaled_attention_weights", "scores", scores);
     if (d_k == 0) {
-        throw std::invalid_argument("scaled_attention_weights: d_k is 0, but it is the length "
-                                    "of a key vector: at least 1");
+        throw std::invalid_argument(
+            "scaled_attention_weights: d_k is 0, but it is the length "
+            "of a key vector: at least 1");
     }
 
     const Vector scaled = scores / std::sqrt(static_cast<float>(d_k));
@@ -68,15 +69,15 @@ Matrix weighted_values_column(const Vector& weights, const Matrix& values) {
     return x_prime;
 }
 
-Matrix self_attention_column_query(const Matrix& queries, const Matrix& keys,
-                                   const Matrix& values, std::size_t n) {
+Matrix self_attention_column_query(const Matrix& queries, const Matrix& keys, const Matrix& values,
+                                   std::size_t n) {
     checks::require_non_empty("self_attention_column_query", "queries", queries);
     checks::require_length("self_attention_column_query", "keys", keys, 0, queries.shape(0),
                            "d_k (queries.shape(0))");
     checks::require_length("self_attention_column_query", "keys", keys, 1, queries.shape(1),
                            "N (queries.shape(1))");
-    checks::require_length("self_attention_column_query", "values", values, 1,
-                           queries.shape(1), "N (queries.shape(1))");
+    checks::require_length("self_attention_column_query", "values", values, 1, queries.shape(1),
+                           "N (queries.shape(1))");
     checks::require_non_empty("self_attention_column_query", "values", values);
     checks::require_row_index("self_attention_column_query", "n", n, queries.shape(1));
 

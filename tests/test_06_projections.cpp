@@ -9,6 +9,8 @@
 
 #include <gmock/gmock.h>
 
+#include <string>
+
 using attn::kit::case_input;
 using ::testing::HasSubstr;
 using ::testing::ThrowsMessage;
@@ -35,13 +37,17 @@ ATTN_CASE(project_columns) {
 TEST(ProjectionsTest, RejectsWeightOfWrongInputSize) {
     const auto inputs = case_input<2>("06_projections/rows_seed42_keys", "inputs");
     const auto W = case_input<2>("06_projections/rows_seed42_keys", "W");  // (3, 2)
-    const attn::Matrix W_transposed = xt::transpose(W);                     // (2, 3): nn.Linear's layout
+    const attn::Matrix W_transposed = xt::transpose(W);  // (2, 3): nn.Linear's layout
     EXPECT_THAT([&] { attn::project_rows(inputs, W_transposed); },
-                ThrowsMessage<attn::shape_error>(HasSubstr("W has shape (2, 3), but its dimension 0 "
-                                                           "must equal d_in (inputs.shape(1)) = 3")));
+                ThrowsMessage<attn::shape_error>(
+                    HasSubstr("W has shape " + attn::shape_string(W_transposed.shape()) +
+                              ", but its dimension 0 must equal d_in "
+                              "(inputs.shape(1)) = " +
+                              std::to_string(inputs.shape(1)))));
     const attn::Vector x_2 = xt::row(inputs, 1);
     EXPECT_THAT([&] { attn::project_token(x_2, W_transposed); },
-                ThrowsMessage<attn::shape_error>(HasSubstr("must equal d_in (the length of x) = 3")));
+                ThrowsMessage<attn::shape_error>(HasSubstr("must equal d_in (the length of x) = " +
+                                                           std::to_string(x_2.shape(0)))));
 }
 
 TEST(ProjectionsTest, RejectsBiasThatIsNotOneColumn) {
@@ -52,10 +58,12 @@ TEST(ProjectionsTest, RejectsBiasThatIsNotOneColumn) {
     const attn::Matrix b_row = xt::transpose(b);
     EXPECT_THAT([&] { attn::project_columns(W, X, b_row); },
                 ThrowsMessage<attn::shape_error>(
-                    HasSubstr("b must be one column, shape (d_out, 1), but has shape (1, 4)")));
+                    HasSubstr("b must be one column, shape (d_out, 1), but has shape " +
+                              attn::shape_string(b_row.shape()))));
     const attn::Matrix b_short = xt::zeros<float>({W.shape(0) - 1, std::size_t{1}});
     EXPECT_THAT([&] { attn::project_columns(W, X, b_short); },
-                ThrowsMessage<attn::shape_error>(HasSubstr("must equal d_out (W.shape(0)) = 4")));
+                ThrowsMessage<attn::shape_error>(
+                    HasSubstr("must equal d_out (W.shape(0)) = " + std::to_string(W.shape(0)))));
 }
 
 TEST(ProjectionsTest, RejectsTokensOfWrongSize) {
@@ -65,8 +73,11 @@ TEST(ProjectionsTest, RejectsTokensOfWrongSize) {
     const auto b = case_input<2>(key, "b");
     const attn::Matrix X_rows = xt::transpose(X);  // tokens as rows: the row convention
     EXPECT_THAT([&] { attn::project_columns(W, X_rows, b); },
-                ThrowsMessage<attn::shape_error>(HasSubstr("X has shape (7, 5), but its dimension 0 "
-                                                           "must equal D (W.shape(1)) = 5")));
+                ThrowsMessage<attn::shape_error>(HasSubstr("X has shape " +
+                                                           attn::shape_string(X_rows.shape()) +
+                                                           ", but its dimension 0 must equal D "
+                                                           "(W.shape(1)) = " +
+                                                           std::to_string(W.shape(1)))));
     const attn::Matrix no_tokens = xt::zeros<float>({X.shape(0), std::size_t{0}});
     EXPECT_THAT([&] { attn::project_columns(W, no_tokens, b); },
                 ThrowsMessage<attn::shape_error>(HasSubstr("X is empty")));

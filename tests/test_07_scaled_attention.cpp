@@ -13,6 +13,7 @@
 #include <xtensor/xview.hpp>
 
 #include <stdexcept>
+#include <string>
 
 using attn::kit::case_input;
 using ::testing::HasSubstr;
@@ -64,16 +65,18 @@ TEST(ScaledAttentionTest, RejectsKeysOfAnotherLength) {
     const auto keys = case_input<2>("07_scaled_attention/scores_seed42", "keys");    // (6, 2)
     const attn::Matrix keys_transposed = xt::transpose(keys);
     EXPECT_THAT([&] { attn::attention_scores(query, keys_transposed); },
-                ThrowsMessage<attn::shape_error>(HasSubstr("keys has shape (2, 6), but its "
-                                                           "dimension 1 must equal d_k (the length "
-                                                           "of query) = 2")));
+                ThrowsMessage<attn::shape_error>(
+                    HasSubstr("keys has shape " + attn::shape_string(keys_transposed.shape()) +
+                              ", but its dimension 1 must equal d_k (the "
+                              "length of query) = " +
+                              std::to_string(query.shape(0)))));
 }
 
 TEST(ScaledAttentionTest, RejectsZeroKeyLength) {
     const auto scores = case_input<1>("07_scaled_attention/weights_seed42", "scores");
     EXPECT_THAT([&] { attn::scaled_attention_weights(scores, 0); },
                 ThrowsMessage<std::invalid_argument>(HasSubstr("d_k is 0")));
-    EXPECT_THAT([] { attn::scaled_attention_weights(attn::Vector{}, 2); },
+    EXPECT_THAT([] { attn::scaled_attention_weights(attn::Vector{}, 1); },
                 ThrowsMessage<attn::shape_error>(HasSubstr("scores is empty")));
 }
 
@@ -81,10 +84,12 @@ TEST(ScaledAttentionTest, RejectsWeightsOfWrongLength) {
     const auto values = case_input<2>("07_scaled_attention/context_seed42", "values");  // (6, 2)
     const attn::Vector one_too_many = xt::zeros<float>({values.shape(0) + 1});
     EXPECT_THAT([&] { attn::weighted_values(one_too_many, values); },
-                ThrowsMessage<attn::shape_error>(HasSubstr("must equal T (values.shape(0)) = 6")));
+                ThrowsMessage<attn::shape_error>(HasSubstr("must equal T (values.shape(0)) = " +
+                                                           std::to_string(values.shape(0)))));
     const auto column_values = case_input<2>("07_scaled_attention/column_values_x1", "values");
     EXPECT_THAT([&] { attn::weighted_values_column(one_too_many, column_values); },
-                ThrowsMessage<attn::shape_error>(HasSubstr("must equal N (values.shape(1)) = 3")));
+                ThrowsMessage<attn::shape_error>(HasSubstr(
+                    "must equal N (values.shape(1)) = " + std::to_string(column_values.shape(1)))));
 }
 
 TEST(ScaledAttentionTest, RejectsQueryThatIsNotOneColumn) {
@@ -92,11 +97,13 @@ TEST(ScaledAttentionTest, RejectsQueryThatIsNotOneColumn) {
     const auto queries = case_input<2>(key, "queries");  // (4, 3): every query, not one
     const auto keys = case_input<2>(key, "keys");
     EXPECT_THAT([&] { attn::scaled_scores_column(keys, queries); },
-                ThrowsMessage<attn::shape_error>(HasSubstr(
-                    "query must be one column, shape (d_k, 1), but has shape (4, 3)")));
+                ThrowsMessage<attn::shape_error>(
+                    HasSubstr("query must be one column, shape (d_k, 1), but has shape " +
+                              attn::shape_string(queries.shape()))));
     const attn::Matrix query_row = xt::transpose(xt::view(queries, xt::all(), xt::range(0, 1)));
     EXPECT_THAT([&] { attn::scaled_scores_column(keys, query_row); },
-                ThrowsMessage<attn::shape_error>(HasSubstr("but has shape (1, 4)")));
+                ThrowsMessage<attn::shape_error>(
+                    HasSubstr("but has shape " + attn::shape_string(query_row.shape()))));
 }
 
 TEST(ScaledAttentionTest, RejectsQueryIndexPastTheLastToken) {
@@ -105,10 +112,12 @@ TEST(ScaledAttentionTest, RejectsQueryIndexPastTheLastToken) {
     const auto keys = case_input<2>(key, "keys");
     const auto values = case_input<2>(key, "values");
     const std::size_t N = queries.shape(1);
-    EXPECT_THAT([&] { attn::self_attention_column_query(queries, keys, values, N); },
-                ThrowsMessage<std::out_of_range>(
-                    HasSubstr("n " + std::to_string(N) + " is out of range for 3 tokens")));
+    EXPECT_THAT(
+        [&] { attn::self_attention_column_query(queries, keys, values, N); },
+        ThrowsMessage<std::out_of_range>(HasSubstr(
+            "n " + std::to_string(N) + " is out of range for " + std::to_string(N) + " tokens")));
     const attn::Matrix fewer_values = xt::view(values, xt::all(), xt::range(0, N - 1));
     EXPECT_THAT([&] { attn::self_attention_column_query(queries, keys, fewer_values, 0); },
-                ThrowsMessage<attn::shape_error>(HasSubstr("must equal N (queries.shape(1)) = 3")));
+                ThrowsMessage<attn::shape_error>(
+                    HasSubstr("must equal N (queries.shape(1)) = " + std::to_string(N))));
 }

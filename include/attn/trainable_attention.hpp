@@ -96,8 +96,8 @@ Matrix weighted_values_column(const Vector& weights, const Matrix& values);
 // Exercise 6, all steps for query n: scaled_scores_column of queries[:, n], softmax, then
 // weighted_values_column. queries, keys: (d_k, N), values: (d_v, N), n < N -> (d_v, 1).
 // n = 1: [[0.6486], [0.9883], [-2.4109], [-3.0185]]. n >= N throws std::out_of_range.
-Matrix self_attention_column_query(const Matrix& queries, const Matrix& keys,
-                                   const Matrix& values, std::size_t n);
+Matrix self_attention_column_query(const Matrix& queries, const Matrix& keys, const Matrix& values,
+                                   std::size_t n);
 
 // ---- Exercise 08 — self-attention in matrix form, column convention ----------------------
 // 12_1_Self_Attention.ipynb Exercise 7, steps 2 to 4:
@@ -120,7 +120,7 @@ Matrix attention_weights_columns(const Matrix& queries, const Matrix& keys);
 //    [-3.3355, -2.4109, -1.6421],
 //    [-4.9260, -3.0185, -0.0805]]
 Matrix scaled_dot_product_self_attention(const Matrix& X, const Matrix& W_v, const Matrix& W_q,
-                                         const Matrix& W_k, const Matrix& b_v,
-                                         const Matrix& b_q, const Matrix& b_k);
+                                         const Matrix& W_k, const Matrix& b_v, const Matrix& b_q,
+                                         const Matrix& b_k);
 
 }  // namespace attn

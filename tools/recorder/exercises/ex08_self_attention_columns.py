@@ -144,12 +144,14 @@ def queries_and_keys(tokens, d_k):
 
 def parameters(D, d_k, d_v, tokens, same_heads=False):
     """make(draw): X (D, N) and the parameters of 003 In [2], drawn with randn, with
-    W_q, W_k (d_k, D) and W_v (d_v, D); `same_heads`: d_v = d_k."""
+    W_q, W_k (d_k, D) and W_v (d_v, D) divided by sqrt(D) (as nn.Linear's initialisation
+    scales them, so that the scores stay moderate); `same_heads`: d_v = d_k."""
     def make(draw):
         n_D, dk, N = draw.size(*D), draw.size(*d_k), draw.size(*tokens)
         dv = dk if same_heads else draw.size(*d_v)
-        return {"X": draw.randn(n_D, N), "W_v": draw.randn(dv, n_D),
-                "W_q": draw.randn(dk, n_D), "W_k": draw.randn(dk, n_D),
+        scale = 1.0 / math.sqrt(n_D)
+        return {"X": draw.randn(n_D, N), "W_v": draw.randn(dv, n_D) * scale,
+                "W_q": draw.randn(dk, n_D) * scale, "W_k": draw.randn(dk, n_D) * scale,
                 "b_v": draw.randn(dv, 1), "b_q": draw.randn(dk, 1), "b_k": draw.randn(dk, 1)}
     return make
 
