@@ -178,3 +178,6 @@ def record(exercise):
                    udl + " on seeded randn X and parameters, d_v = d_k",
                    parameters((6, (2, 8)), (4, (1, 8)), None, (5, (1, 12)), same_heads=True),
                    seed=803)
+    exercise.drawn("one_token", SELF_ATTENTION_COLUMNS,
+                   udl + " on one seeded randn token: its only weight is 1, X_prime = values",
+                   parameters((4, (2, 8)), (3, (1, 8)), (2, (1, 8)), (1, (1, 1))), seed=804)
