@@ -50,3 +50,18 @@ inline void require_row_index(const std::string& function, const std::string& wh
 }
 
 }  // namespace attn::checks
+
+namespace attn::checks {
+
+// `what` must be ONE column, shape (rows, 1), as a token is in the column convention
+// ("query must be one column, shape (d_k, 1), but has shape (4, 2)").
+template <class Tensor>
+void require_column(const std::string& function, const std::string& what, const Tensor& t,
+                    const std::string& rows_name) {
+    if (t.dimension() != 2 || t.shape()[1] != 1) {
+        throw shape_error(function + ": " + what + " must be one column, shape (" + rows_name +
+                          ", 1), but has shape " + shape_string(t.shape()));
+    }
+}
+
+}  // namespace attn::checks
