@@ -2,7 +2,7 @@
 //
 // The notebook cells it mirrors, In [29] and In [30] of the book's chapter 3 notebook:
 //   https://github.com/rasbt/LLMs-from-scratch/blob/main/ch03/01_main-chapter-code/ch03.ipynb
-//   mask = torch.triu(torch.ones(context_length, context_length), diagonal=1)
+//   mask = torch.triu(torch.ones(context_length, context_length), diagonal=1)  future_mask
 //   masked = attn_scores.masked_fill(mask.bool(), -torch.inf)                  mask_future
 //   attn_weights = torch.softmax(masked / keys.shape[-1]**0.5, dim=-1)   causal_attention_weights
 // Declared in include/attn/causal_attention.hpp.
@@ -12,10 +12,11 @@
 // to renormalise; here the future is hidden in the SCORES, before softmax: every score above
 // the diagonal (j > i) becomes -infinity. exp(-inf) = 0, so softmax gives those entries
 // weight 0 on its own, and each row still sums to 1.
+//   mask[i, j] = 1 if j > i else 0                       (triu of ones, diagonal=1)
 //   masked[i, j] = scores[i, j] if j <= i else -inf
 //   weights = softmax(masked / sqrt(d_k), dim=-1)         (d_k: the keys' dimension)
-// Worked example, d_k = 1: scores [[0, 5], [0, 0]] -> masked [[0, -inf], [0, 0]]
-//   -> weights [[1, 0], [0.5, 0.5]]
+// Worked example, d_k = 1: scores [[0, 5], [0, 0]] -> mask [[0, 1], [0, 0]]
+//   -> masked [[0, -inf], [0, 0]] -> weights [[1, 0], [0.5, 0.5]]
 // The result equals exercise 12's mask_and_renormalize(softmax(scores / sqrt(d_k), -1)): a
 // case (two_ways) checks that. softmax from exercise 03 (the kit's reference version) handles
 // the -inf entries: each row keeps at least its diagonal, so its max is finite.
@@ -24,12 +25,21 @@
 #include "attn/errors.hpp"
 #include "attn/simple_attention.hpp"
 
+#include <xtensor/xbuilder.hpp>
 #include <xtensor/xmath.hpp>
 
 #include <cmath>
 #include <limits>
 
 namespace attn {
+
+Matrix future_mask(std::size_t context_length) {
+    checks::require_positive("future_mask", "context_length", context_length);
+
+    // TODO: a (context_length, context_length) matrix: 1 where j > i (above the diagonal),
+    // 0 on and below it.
+    throw not_implemented("exercises/13_causal_softmax.cpp", "future_mask(context_length)");
+}
 
 Matrix mask_future(const Matrix& scores) {
     checks::require_square("mask_future", "scores", scores);

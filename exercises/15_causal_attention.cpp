@@ -51,8 +51,8 @@ CausalAttention make_causal_attention(Linear W_query, Linear W_key, Linear W_val
     checks::require_layer_like(function, "W_value", W_value, "W_query", W_query);
     checks::require_positive("make_causal_attention", "context_length", context_length);
 
-    // TODO: the mask, (context_length, context_length) with 1 above the diagonal (triu of
-    // ones with diagonal 1), and the module: {W_query, W_key, W_value, mask}.
+    // TODO: the mask, (context_length, context_length) with 1 above the diagonal (exercise
+    // 13's future_mask builds it), and the module: {W_query, W_key, W_value, mask}.
     throw not_implemented("exercises/15_causal_attention.cpp",
                           "make_causal_attention(W_query, W_key, W_value, context_length)");
 }

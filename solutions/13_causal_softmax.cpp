@@ -9,12 +9,19 @@
 #include "attn/errors.hpp"
 #include "attn/simple_attention.hpp"
 
+#include <xtensor/xbuilder.hpp>
 #include <xtensor/xmath.hpp>
 
 #include <cmath>
 #include <limits>
 
 namespace attn {
+
+Matrix future_mask(std::size_t context_length) {
+    checks::require_positive("future_mask", "context_length", context_length);
+
+    return xt::triu(xt::ones<float>({context_length, context_length}), 1);
+}
 
 Matrix mask_future(const Matrix& scores) {
     checks::require_square("mask_future", "scores", scores);

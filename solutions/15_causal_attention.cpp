@@ -2,8 +2,8 @@
 // batch.
 //
 // Source: ch03.ipynb In [34] (see exercises/15_causal_attention.cpp). Declared in
-// include/attn/causal_attention.hpp. Uses exercise 03 (softmax); the kit links its reference
-// solution.
+// include/attn/causal_attention.hpp. Uses exercises 03 (softmax) and 13 (future_mask); the kit
+// links their reference solutions.
 #include "attn/causal_attention.hpp"
 #include "attn/checks.hpp"
 #include "attn/errors.hpp"
@@ -29,7 +29,7 @@ CausalAttention make_causal_attention(Linear W_query, Linear W_key, Linear W_val
     checks::require_layer_like(function, "W_value", W_value, "W_query", W_query);
     checks::require_positive("make_causal_attention", "context_length", context_length);
 
-    Matrix mask = xt::triu(xt::ones<float>({context_length, context_length}), 1);
+    Matrix mask = future_mask(context_length);  // exercise 13: 1 above the diagonal
     return {std::move(W_query), std::move(W_key), std::move(W_value), std::move(mask)};
 }
 

@@ -17,6 +17,11 @@ using attn::kit::case_input;
 using ::testing::HasSubstr;
 using ::testing::ThrowsMessage;
 
+ATTN_CASE(future_mask) {
+    const auto context_length = static_cast<std::size_t>(the_case.integer("context_length"));
+    ATTN_RESULT("mask", attn::future_mask(context_length));
+}
+
 ATTN_CASE(mask_future) {
     const auto scores = the_case.input<2>("scores");  // (T, T)
     ATTN_RESULT("masked", attn::mask_future(scores));
@@ -45,6 +50,11 @@ TEST(CausalSoftmaxTest, RejectsScoresThatAreNotSquare) {
                 ThrowsMessage<attn::shape_error>(HasSubstr("scores has shape (5, 6)")));
     EXPECT_THAT([&] { attn::causal_attention_weights(one_row_short, one_row_short.shape(1)); },
                 ThrowsMessage<attn::shape_error>(HasSubstr("scores has shape (5, 6)")));
+}
+
+TEST(CausalSoftmaxTest, RejectsZeroContextLength) {
+    EXPECT_THAT([] { attn::future_mask(0); },
+                ThrowsMessage<attn::shape_error>(HasSubstr("context_length is 0")));
 }
 
 TEST(CausalSoftmaxTest, RejectsZeroDk) {

@@ -54,9 +54,17 @@ Matrix apply_tril_mask(const Matrix& weights);
 Matrix mask_and_renormalize(const Matrix& weights);
 
 // ---- Exercise 13 — -inf above the diagonal, before softmax (book §3.5.1) -----------------
-// ch03.ipynb In [29]:
-//   mask = torch.triu(torch.ones(context_length, context_length), diagonal=1)
-//   masked = attn_scores.masked_fill(mask.bool(), -torch.inf)
+// ch03.ipynb In [29]: mask = torch.triu(torch.ones(context_length, context_length), diagonal=1)
+// The mask of the future: 1 strictly above the diagonal (j > i), where a score is hidden, 0 on
+// and below it; exercise 12's tril mask the other way round. CausalAttention keeps this one
+// as its buffer (exercise 15).
+// context_length -> (context_length, context_length). For 6 tokens:
+//   [[0, 1, 1, 1, 1, 1],
+//    [0, 0, 1, 1, 1, 1],  ...  [0, 0, 0, 0, 0, 0]]
+// context_length = 0 throws attn::shape_error.
+Matrix future_mask(std::size_t context_length);
+
+// ch03.ipynb In [29]: masked = attn_scores.masked_fill(mask.bool(), -torch.inf)
 // The scores with every entry above the diagonal (j > i) replaced by -infinity.
 // scores: (T, T) -> (T, T). Row 1 at seed 789: [0.4656, 0.1723, -inf, -inf, -inf, -inf]
 Matrix mask_future(const Matrix& scores);

@@ -2,7 +2,7 @@
 In [30]), and the proof that it gives exercise 12's renormalised weights.
 
 Sources cite the public notebook cells: seed 001 §3.5 In [27] = ch03.ipynb In [29]; In [28] =
-In [30]. 001 masks SelfAttention_v2's scores at seed 42, ch03.ipynb at seed 789: both are
+In [30]; 001 In [29] prints In [29]'s triu mask (the case future_mask_notebook). 001 masks SelfAttention_v2's scores at seed 42, ch03.ipynb at seed 789: both are
 notebook cases. Reproduced at the printed decimals (checked when recorded, see
 check_printed): 001 In [27] masked row 1 [0.2157, 0.3428, -inf, ...], In [28] row 1
 [0.4775, 0.5225, 0, ...]; ch03.ipynb In [29] row 1 [0.4656, 0.1723, -inf, ...], In [30]
@@ -101,6 +101,29 @@ def two_ways_scale(scores, d_k):
     return by_infinity - by_renormalising
 
 
+FUTURE_MASKS = [
+    Mistake("tril", "built the tril mask (1 on and below the diagonal)",
+            "this mask marks what to HIDE: 1 above the diagonal (j > i), the future; tril's 1s "
+            "mark what to keep (exercise 12).", lambda T: torch.tril(torch.ones(T, T))),
+    Mistake("diagonal_included", "put 1s on the diagonal too (triu without diagonal=1)",
+            "a token may see itself: the mask is 1 only strictly above the diagonal, j > i.",
+            lambda T: torch.triu(torch.ones(T, T))),
+    Mistake("past_marked", "marked the past (j < i) instead of the future",
+            "row i is query token i; its future is the keys j > i, above the diagonal.",
+            lambda T: torch.tril(torch.ones(T, T), diagonal=-1)),
+    Mistake("all_ones", "all ones (everything hidden)",
+            "only the entries above the diagonal are 1; on and below it the mask is 0.",
+            lambda T: torch.ones(T, T)),
+]
+
+FUTURE_MASK = Kind(
+    name="future_mask", inputs=("context_length",), outputs=("mask",),
+    function=causal.future_mask,
+    scale=lambda T: Tracked.exact(causal.future_mask(T)),
+    reduction=lambda T: {"mask": 1},
+    mistakes=lambda T: FUTURE_MASKS,
+)
+
 MASK_FUTURE_KIND = Kind(
     name="mask_future", inputs=("scores",), outputs=("masked",),
     function=causal.mask_future,
@@ -151,6 +174,11 @@ def check_printed():
 @recorder("13")
 def record(exercise):
     check_printed()
+    mask = "ch03.ipynb In [29]: mask = torch.triu(torch.ones(T, T), diagonal=1)"
+    exercise.notebook("future_mask_notebook", FUTURE_MASK, mask + " (6 tokens)",
+                      context_length=6)
+    exercise.drawn("future_mask_nine", FUTURE_MASK, mask + " for another context length",
+                   lambda draw: {"context_length": draw.size(9, (2, 16))})
     for prefix, kind, cell in (("mask_", MASK_FUTURE_KIND, "In [29]"),
                                ("", CAUSAL_ATTENTION_WEIGHTS, "In [29] and In [30]"),
                                ("two_ways_", TWO_WAYS, "In [30] minus In [28]")):
