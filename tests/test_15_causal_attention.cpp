@@ -36,9 +36,14 @@ attn::CausalAttention module_of(const head_weights& w, std::size_t context_lengt
     return attn::make_causal_attention({w.query, {}}, {w.key, {}}, {w.value, {}}, context_length);
 }
 
-// Two heads' contexts (B, T, d_out) side by side: (B, T, 2 d_out), as torch.cat(dim=-1).
-attn::Tensor3 side_by_side(const attn::Tensor3& a, const attn::Tensor3& b) {
-    return xt::concatenate(xt::xtuple(a, b), a.dimension() - 1);  // the last axis
+// Two heads' contexts side by side, (B, T, 2 d_out) as torch.cat(dim=-1): head 0 runs first,
+// then head 1, as the wrapper of In [35] runs them (a function's arguments may be evaluated
+// in any order, and a forward that keeps weights from an earlier call shows it).
+attn::Tensor3 heads_side_by_side(const attn::CausalAttention& head_0,
+                                 const attn::CausalAttention& head_1, const attn::Tensor3& x) {
+    const attn::Tensor3 first = attn::causal_attention_forward(head_0, x);
+    const attn::Tensor3 second = attn::causal_attention_forward(head_1, x);
+    return xt::concatenate(xt::xtuple(first, second), first.dimension() - 1);  // the last axis
 }
 
 }  // namespace
@@ -56,9 +61,8 @@ ATTN_CASE(two_heads) {
     const auto x = the_case.input<3>("x");
     const head_weights w0 = weights_of(the_case, "heads.0."), w1 = weights_of(the_case, "heads.1.");
     const auto context_length = static_cast<std::size_t>(the_case.integer("context_length"));
-    ATTN_RESULT("context",
-                side_by_side(attn::causal_attention_forward(module_of(w0, context_length), x),
-                             attn::causal_attention_forward(module_of(w1, context_length), x)));
+    ATTN_RESULT("context", heads_side_by_side(module_of(w0, context_length),
+                                              module_of(w1, context_length), x));
 }
 
 namespace {
