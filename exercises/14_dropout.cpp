@@ -14,7 +14,7 @@
 // different machines, and a test must not depend on that.
 //   training:  result = x * keep / (1 - p)        (elementwise)
 //   eval mode: result = x                          (dropout is switched off: training false)
-//   p = 1 drops everything (all zeros); p = 0 keeps x as it is
+//   p = 1 drops everything (all zeros); p = 0 drops nothing (keep is all ones): x itself
 // Worked example, p = 0.5: x [[1, 1], [1, 1]], keep [[1, 0], [0, 1]] -> [[2, 0], [0, 2]]
 // (In [31] prints such a matrix of 0s and 2s; its pattern will differ from yours.)
 #include "attn/causal_attention.hpp"

@@ -85,7 +85,8 @@ Matrix causal_attention_weights(const Matrix& scores, std::size_t d_k);
 // expected value (with p = 0.5 a matrix of ones becomes 0s and 2s). The random choice is an
 // argument here: keep[i, j] = 1 keeps x[i, j], 0 drops it. PyTorch draws a different pattern
 // for a seed on different builds, so the tests give you the mask instead of a seed.
-//   training: x * keep / (1 - p); p = 1 drops everything (all zeros); p = 0 is x itself
+//   training: x * keep / (1 - p); p = 1 drops everything (all zeros); at p = 0 nothing is
+//             dropped (a mask drawn for p = 0 is all ones), so the result is x itself
 //   eval mode (training = false): x unchanged, whatever keep and p are
 // x: (R, C), keep: (R, C) of 0s and 1s, 0 <= p <= 1 -> (R, C)
 // keep of another shape throws attn::shape_error; p outside [0, 1], or a keep entry other
