@@ -1,0 +1,56 @@
+// exercises/12_tril_mask_renormalize.cpp — Exercise 12: the causal mask with tril, then
+// renormalise the rows.
+//
+// The notebook cells it mirrors, In [26] to In [28] of the book's chapter 3 notebook:
+//   https://github.com/rasbt/LLMs-from-scratch/blob/main/ch03/01_main-chapter-code/ch03.ipynb
+//   mask_simple = torch.tril(torch.ones(context_length, context_length))     tril_mask
+//   masked_simple = attn_weights*mask_simple                                 apply_tril_mask
+//   row_sums = masked_simple.sum(dim=-1, keepdim=True)
+//   masked_simple_norm = masked_simple / row_sums                            mask_and_renormalize
+// Declared in include/attn/causal_attention.hpp.
+// Check your work: `tools/kit check 12`. Stuck? `tools/kit hint 12`.
+//
+// Goal: causal attention. When a language model reads token i it must not peek at the tokens
+// after it, so query i may only attend to keys j <= i. Here you hide the future AFTER softmax:
+// multiply the (T, T) attention weights by a mask that is 1 on and below the diagonal and 0
+// above it, then divide every row by its new sum so that each row sums to 1 again.
+//   mask[i, j] = 1 if j <= i else 0                       (tril of a matrix of ones)
+//   masked = weights * mask                               (elementwise)
+//   normalized[i, j] = masked[i, j] / sum_k masked[i, k]
+// Worked example, T = 2: weights [[0.5, 0.5], [0.2, 0.8]] -> mask [[1, 0], [1, 1]]
+//   -> masked [[0.5, 0], [0.2, 0.8]] -> normalized [[1, 0], [0.2, 0.8]]
+// Exercise 13 reaches the same weights in one step, with -inf before softmax.
+// If you divide by a keep_dims reduction, store it in a Matrix first: xtensor 0.24 reads past
+// a buffer on the lazy `m / xt::sum(m, {1}, xt::keep_dims)` (exercise 03's stub says more).
+#include "attn/causal_attention.hpp"
+#include "attn/checks.hpp"
+#include "attn/errors.hpp"
+
+#include <xtensor/xbuilder.hpp>
+#include <xtensor/xmath.hpp>
+
+namespace attn {
+
+Matrix tril_mask(std::size_t context_length) {
+    checks::require_positive("tril_mask", "context_length", context_length);
+
+    // TODO: a (context_length, context_length) matrix: 1 where j <= i, 0 above the diagonal.
+    throw not_implemented("exercises/12_tril_mask_renormalize.cpp", "tril_mask(context_length)");
+}
+
+Matrix apply_tril_mask(const Matrix& weights) {
+    checks::require_square("apply_tril_mask", "weights", weights);
+
+    // TODO: the weights with every entry above the diagonal set to 0 (weights * the mask).
+    throw not_implemented("exercises/12_tril_mask_renormalize.cpp", "apply_tril_mask(weights)");
+}
+
+Matrix mask_and_renormalize(const Matrix& weights) {
+    checks::require_square("mask_and_renormalize", "weights", weights);
+
+    // TODO: mask as above, then divide each row by its own sum.
+    throw not_implemented("exercises/12_tril_mask_renormalize.cpp",
+                          "mask_and_renormalize(weights)");
+}
+
+}  // namespace attn

@@ -1,0 +1,174 @@
+// attn/causal_attention.hpp — group C: causal attention (exercises 12 to 15).
+//
+// Mirrors section 3.5 of the book "Build a Large Language Model (From Scratch)": a token may
+// attend to itself and to the tokens BEFORE it, never to the ones after it (the future). Each
+// exercise names its cells ("ch03.ipynb In [26]") and their PyTorch calls; the book's chapter
+// 3 notebook, ch03.ipynb, is public:
+//   https://github.com/rasbt/LLMs-from-scratch/blob/main/ch03/01_main-chapter-code/ch03.ipynb
+// The notebook masks the weights of SelfAttention_v2 (In [25], seed 789): "notebook" cases use
+// those, "notebook_seed42" cases the same cells at seed 42 (the book's first printing).
+//
+// Convention (row convention, as in PyTorch): row i of a (T, T) score or weight matrix is
+// query token i, column j key token j; "the future" of row i is every column j > i, the
+// entries above the diagonal. A batch is a Tensor3 (B, T, d): B sequences of T tokens.
+//
+// You write these functions in exercises/NN_name.cpp; the reference answers are in
+// solutions/NN_name.cpp. Every function checks its arguments first (the stubs already do):
+// a wrong shape throws attn::shape_error, a value out of range std::invalid_argument, each
+// with a message that names the problem.
+#pragma once
+
+#include "attn/checks.hpp"
+#include "attn/errors.hpp"
+#include "attn/linear.hpp"
+#include "attn/tensor.hpp"
+
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+
+namespace attn {
+
+// ---- Exercise 12 — the tril mask, then renormalise (book §3.5.1) -------------------------
+// ch03.ipynb In [26]: mask_simple = torch.tril(torch.ones(context_length, context_length))
+// The causal mask as numbers: 1 where key j may be seen by query i (j <= i, the diagonal
+// included), 0 above the diagonal.
+// context_length -> (context_length, context_length). For 6 tokens, as In [26] prints:
+//   [[1, 0, 0, 0, 0, 0],
+//    [1, 1, 0, 0, 0, 0],  ...  [1, 1, 1, 1, 1, 1]]
+// context_length = 0 throws attn::shape_error.
+Matrix tril_mask(std::size_t context_length);
+
+// ch03.ipynb In [27]: masked_simple = attn_weights * mask_simple
+// The softmax weights with the future zeroed: weights[i, j] where j <= i, else 0.
+// weights: (T, T) -> (T, T). Row 1 at seed 42: [0.1627, 0.1780, 0, 0, 0, 0]
+Matrix apply_tril_mask(const Matrix& weights);
+
+// ch03.ipynb In [27] and In [28]:
+//   masked_simple_norm = masked_simple / masked_simple.sum(dim=-1, keepdim=True)
+// After the mask a row no longer sums to 1; divide each row by its own sum so it does again.
+// weights: (T, T) -> (T, T), every row summing to 1. Printed (In [28], seed 789):
+//   [[1.0000, 0.0000, 0.0000, ...], [0.5517, 0.4483, 0.0000, ...],
+//    [0.3800, 0.3097, 0.3103, 0.0000, ...], ...]
+// and at seed 42: [[1.0000, 0, ...], [0.4775, 0.5225, 0, ...], [0.3146, 0.3450, 0.3405, ...]]
+Matrix mask_and_renormalize(const Matrix& weights);
+
+// ---- Exercise 13 — -inf above the diagonal, before softmax (book §3.5.1) -----------------
+// ch03.ipynb In [29]: mask = torch.triu(torch.ones(context_length, context_length), diagonal=1)
+// The mask of the future: 1 strictly above the diagonal (j > i), where a score is hidden, 0 on
+// and below it; exercise 12's tril mask the other way round. CausalAttention keeps this one
+// as its buffer (exercise 15).
+// context_length -> (context_length, context_length). For 6 tokens:
+//   [[0, 1, 1, 1, 1, 1],
+//    [0, 0, 1, 1, 1, 1],  ...  [0, 0, 0, 0, 0, 0]]
+// context_length = 0 throws attn::shape_error.
+Matrix future_mask(std::size_t context_length);
+
+// ch03.ipynb In [29]: masked = attn_scores.masked_fill(mask.bool(), -torch.inf)
+// The scores with every entry above the diagonal (j > i) replaced by -infinity.
+// scores: (T, T) -> (T, T). Row 1 at seed 789: [0.4656, 0.1723, -inf, -inf, -inf, -inf]
+Matrix mask_future(const Matrix& scores);
+
+// ch03.ipynb In [29] and In [30]:
+//   attn_weights = torch.softmax(masked / keys.shape[-1]**0.5, dim=-1)
+// exp(-inf) = 0, so softmax gives the future weight 0 and every row still sums to 1: the
+// same weights as exercise 12's mask_and_renormalize of softmax(scores / sqrt(d_k)), in one
+// step (the case kind two_ways checks that the two agree). d_k is the keys' dimension.
+// scores: (T, T), d_k >= 1 -> weights (T, T). In [30] prints In [28]'s matrix above.
+// d_k = 0 throws attn::shape_error.
+Matrix causal_attention_weights(const Matrix& scores, std::size_t d_k);
+
+// ---- Exercise 14 — dropout (book §3.5.2) --------------------------------------------------
+// ch03.ipynb In [31], In [32]: dropout = torch.nn.Dropout(0.5); dropout(example)
+// Inverted dropout, as nn.Dropout computes it while training: each entry is dropped (0) with
+// probability p, and the kept ones are divided by 1 - p, so that every entry keeps its
+// expected value (with p = 0.5 a matrix of ones becomes 0s and 2s). The random choice is an
+// argument here: keep[i, j] = 1 keeps x[i, j], 0 drops it. PyTorch draws a different pattern
+// for a seed on different builds, so the tests give you the mask instead of a seed.
+//   training: x * keep / (1 - p); p = 1 drops everything (all zeros); at p = 0 nothing is
+//             dropped (a mask drawn for p = 0 is all ones), so the result is x itself
+//   eval mode (training = false): x unchanged, whatever keep and p are
+// x: (R, C), keep: (R, C) of 0s and 1s, 0 <= p <= 1 -> (R, C)
+// keep of another shape throws attn::shape_error; p outside [0, 1], or a keep entry other
+// than 0 or 1, throws std::invalid_argument.
+Matrix dropout(const Matrix& x, const Matrix& keep, float p, bool training = true);
+
+// ---- Exercise 15 — CausalAttention on a batch (book §3.5.3) -------------------------------
+// ch03.ipynb In [34]: class CausalAttention(nn.Module), with
+//   self.W_query = nn.Linear(d_in, d_out, bias=qkv_bias)   (and W_key, W_value)
+//   self.register_buffer('mask', torch.triu(torch.ones(context_length, context_length),
+//                                           diagonal=1))
+// The module's parameters, under the names of PyTorch's state_dict() ("W_query.weight", ...,
+// "mask"). Each Linear's weight is (d_out, d_in) and computes x @ weight.T (+ bias when it has
+// one). mask is (context_length, context_length): 1 above the diagonal, where the scores
+// become -inf. The module has no dropout: forward runs as in eval mode (exercise 14 covers
+// training), so nn.Dropout(0.0) of the notebook and this agree.
+struct CausalAttention {
+    Linear W_query;  // weight (d_out, d_in)
+    Linear W_key;    // weight (d_out, d_in)
+    Linear W_value;  // weight (d_out, d_in)
+    Matrix mask;     // (context_length, context_length), triu of ones with diagonal=1
+
+    std::size_t context_length() const { return mask.shape(0); }
+};
+
+// CausalAttention.__init__: the three layers as given, and the mask buffer built for
+// context_length. The weights must share one shape (d_out, d_in), a bias be empty or (d_out,),
+// context_length >= 1; else attn::shape_error.
+CausalAttention make_causal_attention(Linear W_query, Linear W_key, Linear W_value,
+                                      std::size_t context_length);
+
+// CausalAttention.forward (In [34]; 001's version softmaxed a stale global `masked` instead of
+// its own scores, a bug these goldens do not have). For every batch item b:
+//   queries, keys, values = x[b] @ W.T for each layer            (T, d_out)
+//   scores = queries @ keys.T, with mask[:T, :T] entries set to -inf    (T, T)
+//   context[b] = softmax(scores / sqrt(d_out), dim=-1) @ values        (T, d_out)
+// x: (B, T, d_in) -> context: (B, T, d_out). The mask was built for context_length tokens and
+// is truncated to its first T rows and columns: T may be smaller, never larger.
+// At seed 123 on the batch of two copies of the inputs (In [33], In [34]):
+//   [[[-0.4519,  0.2216], [-0.5874,  0.0058], [-0.6300, -0.0632], ...], (the same again)]
+// T > context_length, or x's d_in not the weights', throws attn::shape_error.
+Tensor3 causal_attention_forward(const CausalAttention& module, const Tensor3& x);
+
+// The argument checks of this group, shared by its stubs and solutions.
+namespace checks {
+
+// `what` must be a non-empty square (T, T) matrix of scores or weights.
+inline void require_square(const std::string& function, const std::string& what, const Matrix& m) {
+    require_non_empty(function, what, m);
+    if (m.shape(0) != m.shape(1)) {
+        throw shape_error(function + ": " + what + " has shape " + shape_string(m.shape()) +
+                          ", but attention " + what +
+                          " are square: (T, T), one row and one "
+                          "column per token");
+    }
+}
+
+// A count that must be at least 1 ("context_length is 0: it must be at least 1").
+inline void require_positive(const std::string& function, const std::string& what,
+                             std::size_t value) {
+    if (value == 0) {
+        throw shape_error(function + ": " + what + " is 0: it must be at least 1");
+    }
+}
+
+// A Linear layer of a module whose layers share W_query's shape: weight (d_out, d_in) like
+// `first`'s, bias empty or (d_out,).
+inline void require_layer_like(const std::string& function, const std::string& name,
+                               const Linear& layer, const std::string& first_name,
+                               const Linear& first) {
+    require_non_empty(function, name + ".weight", layer.weight);
+    if (layer.weight.shape() != first.weight.shape()) {
+        throw shape_error(function + ": " + name + ".weight has shape " +
+                          shape_string(layer.weight.shape()) + ", but " + first_name +
+                          ".weight has " + shape_string(first.weight.shape()) +
+                          ": all of them are (d_out, d_in)");
+    }
+    if (layer.has_bias()) {
+        require_length(function, name + ".bias", layer.bias, 0, layer.weight.shape(0), "d_out");
+    }
+}
+
+}  // namespace checks
+
+}  // namespace attn
