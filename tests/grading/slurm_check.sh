@@ -3,21 +3,23 @@
 # the synthetic class graded as a 3-task job array and merged must give the single-machine
 # gradebook, cell by cell, and the one expected.py deserves.
 #
-#   tests/grading/slurm_check.sh [--hidden CASES] [--rubric FILE] [SINGLE_GRADEBOOK]
+#   tests/grading/slurm_check.sh [--hidden CASES] [--rubric FILE] [--only NAME ...]
+#                                [SINGLE_GRADEBOOK]
 #
 # CI only (.ci/run), as root: it installs slurm-wlm and munge if missing, and starts munged,
 # slurmctld and slurmd by hand (CI has no systemd), every file of theirs in a temporary
 # folder; on exit it cancels what is left, stops the three daemons and removes the folder.
 # SINGLE_GRADEBOOK: the gradebook.csv of a single-machine run on make_class.py's class (.ci/run
-# has just graded it, with the same --hidden and --rubric); without it this grades the class on
-# one machine first (~90 s).
+# has just graded it, with the same --hidden, --rubric and students); without it this grades
+# the class on one machine first. --only NAME: only those students of make_class.py's class.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-options=() expect=()  # tools/grade's options, and expected.py's for the same grading
+options=() expect=() students=()  # tools/grade's options, expected.py's, make_class.py's
 while [ $# -gt 0 ]; do
   case $1 in
     --hidden) options+=(--hidden "$2"); expect+=(--cases reference_data --cases "$2"); shift 2 ;;
     --rubric) options+=(--rubric "$2"); expect+=(--rubric "$2"); shift 2 ;;
+    --only) students+=(--only "$2"); expect+=(--only "$2"); shift 2 ;;
     *) break ;;
   esac
 done
@@ -107,7 +109,7 @@ if [ "$(sinfo -h -n "$host" -o %t 2>/dev/null)" != idle ]; then
   exit 1
 fi
 
-python3 tests/grading/make_class.py "$work/students" >/dev/null
+python3 tests/grading/make_class.py "$work/students" "${students[@]}" >/dev/null
 single=${1:-}
 if [ -z "$single" ]; then
   start=$(date +%s)
