@@ -258,10 +258,14 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("report", type=Path, help="OUT/report.html (beside OUT/gradebook.csv)")
     parser.add_argument("--screenshot", type=Path, help="keep the screenshot here (PNG)")
-    parser.add_argument("--height", type=int, default=2000, help="the window's height, px")
+    parser.add_argument("--height", type=int,
+                        help="the window's height, px (default: tall enough for the table "
+                             "below the chart and one card of mistakes per exercise)")
     args = parser.parse_args(argv)
     report = args.report.resolve()
     students, exercises = read_gradebook(report.parent / "gradebook.csv")
+    # The mistakes' cards sit two to a row above the table, up to ~500 px a row.
+    args.height = args.height or 1600 + 250 * len(exercises)
     with tempfile.TemporaryDirectory() as scratch:
         dom, dom_s = chromium(["--dump-dom", report.as_uri()], scratch + "/profile")
         problems, bar_area = check_dom(dom, students, exercises)
