@@ -20,7 +20,6 @@ from pathlib import Path
 
 from . import cases as casesets
 from . import gradescope, kitbuild, reports
-from .kitbuild import KIT
 from .rubric import Rubric
 from .sandbox import LINK_GID, Limits, Sandbox, namespaces_work
 

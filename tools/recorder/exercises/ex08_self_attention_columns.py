@@ -10,7 +10,7 @@ import math
 
 import torch
 
-from .. import notebooks, trainable
+from .. import trainable
 from ..cases import Kind, recorder
 from ..mistakes import Mistake, softmax_families
 from .ex07_scaled_attention import SQRT_HINT
