@@ -1,14 +1,20 @@
 #!/usr/bin/env python3
 """tests/grading/test_sandbox.py — tools/grade's sandbox and Gradescope split, without a build.
 
-  - split(): an exercise's points shared over its tests add up to them exactly, to 0.01;
-  - as root (skipped otherwise): two sandboxes never share a uid, and a third claims the
-    uid a released one held; a program's /tmp is its own, empty and gone afterwards, but a
-    folder the sandbox must keep (the grader's --out in /tmp) is still there;
-    kitbuild.lock_down leaves a sandboxed program able to read the kit's headers but not a
-    solution's source, and the build's files only with the link step's group.
+  python3 tests/grading/test_sandbox.py               (ctest: kit.grade_sandbox)
+  python3 tests/grading/test_sandbox.py --namespaces  (ctest: kit.grade_sandbox_namespaces)
 
-ctest runs it as kit.grade_sandbox. Standard library only: python3 tests/grading/test_sandbox.py
+The first: split() (an exercise's points shared over its tests add up exactly, to 0.01); as
+root, two sandboxes never share a uid; kitbuild.lock_down, the sandbox's only protection where
+namespaces are refused, leaves a program of the sandbox uid able to read the kit's headers but
+not a solution's source, and the build's files only with the link step's group.
+
+The second, the bubblewrap sandbox's promises, each tested: the uid is the slot's; the view is
+all a run sees (no kit, no /etc/passwd, no other process in /proc); /tmp and /dev/shm are
+private, empty, bounded and gone afterwards; a daemon (fork, setsid, fork) dies with the run;
+SysV IPC objects die with it; no network; open files and output are capped. Where this machine
+refuses namespaces (a chroot, Docker's default profile) it exits 77, which ctest reports as
+"Not Run", never as passed. Standard library only.
 """
 
 import os
@@ -22,7 +28,8 @@ sys.path.insert(0, str(KIT / "tools"))
 
 from grader import kitbuild  # noqa: E402  (after the path is set)
 from grader.reports import split  # noqa: E402
-from grader.sandbox import LINK_GID, Limits, Sandbox, namespaces_work  # noqa: E402
+from grader.sandbox import (LINK_GID, OUTPUT_HEAD, OUTPUT_TAIL, Limits, Sandbox,  # noqa: E402
+                            View, namespaces_problem)
 
 AS_ROOT = os.geteuid() == 0
 
@@ -42,34 +49,15 @@ class SplitTest(unittest.TestCase):
 
 
 @unittest.skipUnless(AS_ROOT, "the sandbox changes uid: root only")
-class SandboxTest(unittest.TestCase):
+class UidTest(unittest.TestCase):
     def test_two_sandboxes_never_share_a_uid(self):
-        first, second = Sandbox(), Sandbox()
+        first, second = Sandbox("uid"), Sandbox("uid")
         self.assertNotEqual(first.uid, second.uid)
         taken = first.uid
         del first  # its lock file closes: the uid is free again
-        third = Sandbox()
+        third = Sandbox("uid")
         self.assertEqual(third.uid, taken)
         self.assertNotEqual(third.uid, second.uid)
-
-    @unittest.skipUnless(AS_ROOT and namespaces_work(), "needs mount namespaces")
-    def test_tmp_is_private_to_each_run(self):
-        sandbox = Sandbox()
-        with tempfile.TemporaryDirectory() as folder:
-            os.chmod(folder, 0o777)
-            marker = f"attn-sandbox-test-{os.getpid()}"
-            wrote = sandbox.run(["/bin/sh", "-c", f"ls -A /tmp; echo x > /tmp/{marker}"],
-                                folder, Limits(wall_s=10))
-            self.assertEqual(wrote.status, "ok", wrote.output)
-            self.assertEqual(wrote.output.strip(), "", "a run's /tmp starts empty")
-            self.assertFalse(Path("/tmp", marker).exists(), "a run's /tmp outlived it")
-            again = sandbox.run(["/bin/sh", "-c", f"cat /tmp/{marker}"], folder,
-                                Limits(wall_s=10))
-            self.assertEqual(again.status, "failed", "the next run saw the last one's /tmp")
-            Path(folder, "kept").write_text("here")
-            kept = Sandbox(keep=(folder,)).run(["/bin/cat", f"{folder}/kept"], folder,
-                                               Limits(wall_s=10))
-            self.assertEqual((kept.status, kept.output), ("ok", "here"))
 
     def test_lock_down_hides_the_answers(self):
         with tempfile.TemporaryDirectory() as top:
@@ -83,7 +71,7 @@ class SandboxTest(unittest.TestCase):
                 path.parent.mkdir(parents=True, exist_ok=True)
                 path.write_text(text)
             kitbuild.lock_down([source, build], [source / "include", build / "pch"], LINK_GID)
-            sandbox = Sandbox(keep=(top,))  # under /tmp, which the sandbox makes its own
+            sandbox = Sandbox("uid")  # what is left where namespaces are refused
 
             def readable(path, groups=()):
                 return sandbox.run(["/bin/cat", str(path)], top, Limits(wall_s=10),
@@ -98,5 +86,127 @@ class SandboxTest(unittest.TestCase):
             self.assertFalse(readable(source / "solutions" / "01.cpp", groups=(LINK_GID,)))
 
 
+def uids_processes(uid: int) -> list:
+    found = []
+    for entry in os.listdir("/proc"):
+        try:
+            status = Path("/proc", entry, "status").read_text()
+        except OSError:
+            continue
+        if any(line.startswith("Uid:") and line.split()[1] == str(uid)
+               for line in status.splitlines()):
+            found.append(entry)
+    return found
+
+
+class BubblewrapTest(unittest.TestCase):
+    """Runs only with --namespaces (main() below decides whether they can run here)."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.sandbox = Sandbox("bwrap")
+        cls.folder = tempfile.mkdtemp(prefix="attn-sandbox-test.")
+        os.chmod(cls.folder, 0o711)
+        cls.work = Path(cls.folder, "work")
+        cls.work.mkdir()
+        cls.sandbox.give(str(cls.work))
+
+    def run_sh(self, script, view=None, **limits):
+        view = view or View(writable=(self.work,), devices=True)
+        return self.sandbox.run(["/bin/sh", "-c", script], str(self.work),
+                                Limits(**({"wall_s": 10} | limits)), view)
+
+    def test_runs_as_the_slots_uid(self):
+        ran = self.run_sh("id -u; id -G")
+        self.assertEqual(ran.output.split(), [str(self.sandbox.uid), str(self.sandbox.gid)])
+
+    def test_sees_only_the_system_and_its_view(self):
+        hidden = Path(self.folder, "answers")
+        hidden.mkdir()
+        (hidden / "secret.txt").write_text("42")
+        os.chmod(hidden, 0o755)
+        os.chmod(hidden / "secret.txt", 0o644)  # readable by mode: only the view hides it
+        for path in (hidden / "secret.txt", KIT / "solutions", KIT / "exercises.json",
+                     Path("/etc/passwd"), Path("/root"), Path("/home"), Path("/run/lock")):
+            self.assertEqual(self.run_sh(f"ls -d {path}").status, "failed", f"{path} is seen")
+        shown = self.run_sh(f"cat {hidden}/secret.txt",
+                            View(read_only=(hidden,), writable=(self.work,)))
+        self.assertEqual((shown.status, shown.output), ("ok", "42"))
+        written = self.run_sh(f"echo x > {hidden}/new.txt",
+                              View(read_only=(hidden,), writable=(self.work,)))
+        self.assertEqual(written.status, "failed", "a read-only view was written")
+        processes = self.run_sh("ls /proc | grep -c '^[0-9]'")
+        self.assertLessEqual(int(processes.output), 4, "other processes are visible in /proc")
+
+    def test_tmp_and_shm_are_private_bounded_and_gone(self):
+        marker = f"attn-sandbox-test-{os.getpid()}"
+        wrote = self.run_sh(f"ls -A /tmp /dev/shm /var/tmp; echo x > /tmp/{marker}; "
+                            f"echo x > /dev/shm/{marker}")
+        self.assertEqual(wrote.status, "ok", wrote.output)
+        own = [Path(self.folder).name] if self.folder.startswith("/tmp/") else []
+        self.assertEqual(wrote.output.split(), ["/dev/shm:", "/tmp:", *own, "/var/tmp:"],
+                         "a run's /tmp, /var/tmp or /dev/shm does not start empty")
+        self.assertFalse(Path("/tmp", marker).exists(), "a run's /tmp outlived it")
+        self.assertFalse(Path("/dev/shm", marker).exists(), "a run's /dev/shm outlived it")
+        again = self.run_sh(f"cat /tmp/{marker}")
+        self.assertEqual(again.status, "failed", "the next run saw the last one's /tmp")
+        full = self.run_sh("head -c 100000000 /dev/zero > /tmp/big; echo $?",
+                           file_size=1 << 30)
+        self.assertNotEqual(full.output.strip(), "0", "/tmp took 100 MB")
+
+    def test_a_daemon_dies_with_the_run(self):
+        ran = self.run_sh("(setsid sh -c 'sleep 60' >/dev/null 2>&1 &); echo started")
+        self.assertEqual((ran.status, ran.output.strip()), ("ok", "started"))
+        self.assertEqual(uids_processes(self.sandbox.uid), [], "a daemon outlived its run")
+
+    def test_a_time_out_kills_everything(self):
+        ran = self.run_sh("(setsid sh -c 'sleep 60' &); sleep 60", wall_s=1)
+        self.assertEqual(ran.status, "timed-out")
+        self.assertIn("wall clock", ran.why)
+        self.assertEqual(uids_processes(self.sandbox.uid), [])
+
+    def test_ipc_objects_die_with_the_run(self):
+        before = {name: Path("/proc/sysvipc", name).read_text().count("\n")
+                  for name in ("shm", "msg", "sem")}
+        made = self.run_sh("ipcmk -M 4096 && ipcmk -Q && ipcmk -S 1 && ipcs | grep -c 0x")
+        self.assertEqual(made.status, "ok", made.output)
+        after = {name: Path("/proc/sysvipc", name).read_text().count("\n") for name in before}
+        self.assertEqual(after, before, "a SysV IPC object outlived its run")
+
+    def test_no_network(self):
+        # Only a loopback of its own: nothing outside is reachable (192.0.2.1: TEST-NET-1).
+        ran = self.run_sh("python3 -c \"import socket; "
+                          "socket.create_connection(('192.0.2.1', 80), timeout=2)\"")
+        self.assertEqual(ran.status, "failed")
+        self.assertIn("unreachable", ran.output.lower())
+
+    def test_open_files_and_output_are_capped(self):
+        opened = self.run_sh("python3 -c \"import os\nfiles = []\ntry:\n  while True: "
+                             "files.append(os.open('/dev/null', os.O_RDONLY))\n"
+                             "except OSError: print(len(files))\"", open_files=64)
+        self.assertEqual(opened.status, "ok", opened.output)
+        self.assertLess(int(opened.output), 64)
+        loud = self.run_sh("head -c 50000000 /dev/zero | tr '\\0' 'x'; echo; echo the-end")
+        self.assertEqual(loud.status, "ok")
+        self.assertLess(len(loud.output), OUTPUT_HEAD + OUTPUT_TAIL + 100)
+        self.assertIn("bytes not kept", loud.output)
+        self.assertTrue(loud.output.rstrip().endswith("the-end"), "the last lines are kept")
+
+    def test_control_characters_are_not_passed_on(self):
+        ran = self.run_sh("printf 'a\\033[31mb\\000c\\n'")
+        self.assertEqual(ran.output, "a?[31mb?c\n")
+
+
+def main() -> int:
+    if "--namespaces" not in sys.argv:
+        unittest.main(defaultTest=["SplitTest", "UidTest"])
+    sys.argv.remove("--namespaces")
+    problem = "not root: the sandbox changes uid" if not AS_ROOT else namespaces_problem()
+    if problem:
+        print(f"the bubblewrap sandbox's checks NOT RUN: {problem}")
+        return 77  # ctest's SKIP_RETURN_CODE: "Not Run", never "Passed"
+    unittest.main(defaultTest="BubblewrapTest")
+
+
 if __name__ == "__main__":
-    unittest.main()
+    sys.exit(main())

@@ -1,16 +1,29 @@
 """Runs a student's program (or the compiler on a student's file) in a sandbox.
 
-As root: a throwaway uid/gid per job slot (`setpriv --reuid --regid --clear-groups
---no-new-privs`), resource limits with `prlimit` (address space, CPU seconds, processes, file
-size), no network and a private /tmp, /var/tmp and /dev/shm (fresh network and mount
-namespaces), a clean environment, a wall timeout, its own session; afterwards every process
-left under that uid is killed (`kill -9 -1` run AS that uid, which reaches that uid's processes
-only), so a fork bomb or a daemonised child cannot outlive its exercise. Not root: the same
-limits and timeout without the uid change (`Sandbox.isolated` is False; the caller says so).
+As root, with namespaces (the normal case), each run is a bubblewrap sandbox (Debian's
+`bwrap`, what Flatpak uses) around `setpriv` (a throwaway uid/gid of the job slot, no
+capabilities, no new privileges) and `prlimit` (address space, CPU seconds, processes, file
+size, open files):
+
+- a private mount namespace in which only the system (/usr and the few /etc files the dynamic
+  loader reads, read-only), the paths of the step's `View` and a private, bounded /tmp,
+  /var/tmp and /dev/shm exist: no kit sources, goldens, classmates or grader output;
+- a PID namespace: every process of the run, a daemon that forked and called setsid()
+  included, dies with it (and /proc shows only the run's own processes);
+- an IPC namespace: SysV shared memory, semaphores, message queues and POSIX message queues
+  die with the run;
+- no network (a fresh network namespace), a hostname of its own;
+- a clean environment, its own session; what it prints is read as it comes and capped
+  (the first and last KiB kept, the rest counted), never held whole in memory.
+
+`mode` says what the machine allows (isolation()): "bwrap" as above; "uid" when root but
+namespaces are refused (a chroot, Docker's default seccomp profile): the uid change and the
+limits only, and after each run every process of the uid is killed; "none" when not root: the
+limits only, as the grader's own user. The grader refuses "uid" unless the instructor asks for
+it (grade.py), since it loses the properties above.
 
 A uid is claimed with a lock file held for the grader's lifetime, so two graders on one
-machine (two instructors, or shards of one class) never share a uid: the sweep of one would
-kill the other's compiler.
+machine (two instructors, or shards of one class) never share a uid.
 """
 
 from __future__ import annotations
@@ -18,19 +31,25 @@ from __future__ import annotations
 import fcntl
 import os
 import pwd
-import shlex
+import shutil
 import signal
 import subprocess
+import threading
 import time
 from dataclasses import dataclass
+from pathlib import Path
+
+from .text import printable
 
 UID_BASE = 61000  # throwaway uids 61000, 61001, ...: one per job slot, in no passwd file
 UID_COUNT = 1000
 LINK_GID = UID_BASE - 1  # the group that may read the kit's build (libraries) when linking
 LOCKS = "/tmp/attn-grade-uids"  # root's: one lock file per uid in use by a running grader
-# Each run gets its own empty tmpfs on the world-writable folders: what a student leaves there
-# (a fake report in /tmp) is gone with the run and never seen by another student's run.
-PRIVATE_FOLDERS = ("/tmp", "/var/tmp", "/dev/shm")
+PRIVATE_TMP_BYTES = 64 << 20  # each of /tmp, /var/tmp, /dev/shm inside a run
+# What the dynamic loader and the compiler read of /etc (Debian's alternatives choose
+# OpenBLAS); nothing else of /etc is visible.
+ETC_FILES = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/alternatives")
+OUTPUT_HEAD, OUTPUT_TAIL = 8192, 4096  # bytes of a run's output kept: its first and last
 
 
 @dataclass
@@ -38,7 +57,8 @@ class Outcome:
     status: str      # "ok" (exited 0), "failed" (exited non-zero), "crashed" (a signal), "timed-out"
     returncode: int
     seconds: float
-    output: str      # stdout + stderr, at most a few KiB: for the instructor, never for a verdict
+    output: str      # stdout + stderr, capped and printable: for people, never for a verdict
+    why: str = ""    # for a crash or time-out, in words: "stopped after 20 s of CPU time"
 
 
 @dataclass
@@ -47,10 +67,44 @@ class Limits:
     cpu_s: int = 20
     nproc: int = 64                 # per uid: bounds a fork bomb (the uid is the slot's own)
     file_size: int = 64 << 20       # bytes
+    open_files: int = 256
     wall_s: float = 20.0
 
 
-def _uid_in_use(uid: int) -> bool:
+@dataclass
+class View:
+    """What a sandboxed step sees besides the system: paths bound at their own place."""
+    read_only: tuple = ()
+    writable: tuple = ()
+    devices: bool = False  # /dev's usual nodes (zero, urandom, shm); else /dev/null alone
+
+
+def isolation() -> str:
+    """"bwrap", "uid" (root, but this machine refuses namespaces) or "none" (not root)."""
+    if os.geteuid() != 0:
+        return "none"
+    return "bwrap" if namespaces_problem() is None else "uid"
+
+
+def namespaces_problem() -> str | None:
+    """Why bubblewrap cannot make its namespaces here, or None when it can."""
+    if shutil.which("bwrap") is None:
+        return "bubblewrap (bwrap) is not installed: tools/kit setup installs it"
+    try:
+        done = subprocess.run(["bwrap", "--unshare-pid", "--unshare-ipc", "--unshare-net",
+                               "--ro-bind", "/", "/", "--", "true"], capture_output=True,
+                              text=True, timeout=20)
+    except (OSError, subprocess.TimeoutExpired) as error:
+        return f"bwrap did not run: {error}"
+    if done.returncode != 0:
+        return ("this machine refuses the namespaces bwrap needs (a chroot, or a container "
+                f"under Docker's default profile): {done.stderr.strip()[:200]}")
+    return None
+
+
+def _uids_running() -> set:
+    """The real uids of every process on the machine."""
+    uids = set()
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
@@ -58,23 +112,11 @@ def _uid_in_use(uid: int) -> bool:
             with open(f"/proc/{entry}/status", encoding="ascii", errors="replace") as status:
                 for line in status:
                     if line.startswith("Uid:"):
-                        if str(uid) in line.split()[1:]:
-                            return True
+                        uids.add(int(line.split()[1]))
                         break
         except OSError:
             continue
-    return False
-
-
-def namespaces_work() -> bool:
-    """Whether this machine lets root make network and mount namespaces: a container (Docker's
-    default seccomp profile, Gradescope's) may not. Without them the sandbox still changes uid
-    and sets its limits; the caller says what is missing."""
-    try:
-        return subprocess.run(["unshare", "--net", "--mount", "--", "true"], capture_output=True,
-                              timeout=10).returncode == 0
-    except (OSError, subprocess.TimeoutExpired):
-        return False
+    return uids
 
 
 def _has_account(uid: int) -> bool:
@@ -85,21 +127,50 @@ def _has_account(uid: int) -> bool:
         return False
 
 
+class _CappedOutput(threading.Thread):
+    """Reads a pipe to its end, keeping the first OUTPUT_HEAD and last OUTPUT_TAIL bytes and
+    counting the rest: 2 GiB printed by a student costs the grader 12 KiB."""
+
+    def __init__(self, pipe):
+        super().__init__(daemon=True)
+        self.pipe, self.head, self.tail, self.dropped = pipe, bytearray(), bytearray(), 0
+
+    def run(self):
+        while chunk := self.pipe.read1(65536):
+            room = max(0, OUTPUT_HEAD - len(self.head))
+            self.head += chunk[:room]
+            self.tail += chunk[room:]
+            if len(self.tail) > OUTPUT_TAIL:
+                self.dropped += len(self.tail) - OUTPUT_TAIL
+                del self.tail[:-OUTPUT_TAIL]
+        self.pipe.close()
+
+    def text(self) -> str:
+        middle = f"\n[... {self.dropped} bytes not kept ...]\n" if self.dropped else ""
+        return printable((bytes(self.head).decode("utf-8", "replace") + middle
+                          + bytes(self.tail).decode("utf-8", "replace")))
+
+
+def signal_in_words(number: int) -> str:
+    """SIGSEGV (segmentation fault), SIGABRT (aborted), ..."""
+    try:
+        return f"{signal.Signals(number).name} ({signal.strsignal(number).lower()})"
+    except ValueError:
+        return f"signal {number}"
+
+
 class Sandbox:
-    def __init__(self, namespaces: bool = True, keep: tuple = ()):
-        """A sandbox with a uid of its own: the first of UID_BASE.. that no account, no process
-        and no other grader's lock holds. Not root: the caller's own uid. `namespaces`: no
-        network and a private /tmp (namespaces_work()). `keep`: folders the sandbox must still
-        see where they are, should they lie in a private folder (the grader's --out in /tmp)."""
-        self.isolated = os.geteuid() == 0
-        self.namespaces = namespaces
-        self.keep = [str(path) for path in keep]
+    def __init__(self, mode: str):
+        """A sandbox of `mode` (isolation()) with a uid of its own, unless "none": the first of
+        UID_BASE.. that no account, no process and no other grader's lock holds."""
+        self.mode = mode
         self.uid, self.gid, self._lock = os.getuid(), os.getgid(), None
-        if not self.isolated:
+        if mode == "none":
             return
         os.makedirs(LOCKS, mode=0o700, exist_ok=True)
+        running = _uids_running()
         for uid in range(UID_BASE, UID_BASE + UID_COUNT):
-            if _has_account(uid):
+            if _has_account(uid) or uid in running:
                 continue
             lock = open(os.path.join(LOCKS, str(uid)), "w")
             try:
@@ -107,13 +178,14 @@ class Sandbox:
             except BlockingIOError:
                 lock.close()
                 continue
-            if _uid_in_use(uid):  # a process the lock does not know of: leave it alone
-                lock.close()
-                continue
             self.uid = self.gid = uid
             self._lock = lock
             return
         raise RuntimeError(f"no free sandbox uid in {UID_BASE}..{UID_BASE + UID_COUNT - 1}")
+
+    @property
+    def isolated(self) -> bool:
+        return self.mode != "none"
 
     def give(self, path: str, mode: int = 0o700) -> None:
         """Makes `path` the sandbox user's own (its results folder, its working folder)."""
@@ -121,81 +193,107 @@ class Sandbox:
             os.chown(path, self.uid, self.gid)
         os.chmod(path, mode)
 
-    def _prefix(self, limits: Limits, groups: tuple) -> list:
+    def _limits(self, limits: Limits) -> list:
         prlimit = ["prlimit", f"--as={limits.address_space}", f"--cpu={limits.cpu_s}",
-                   f"--fsize={limits.file_size}", "--core=0"]
-        if self.isolated:
-            # NPROC counts the processes of the real uid: the slot's own, so only its own.
+                   f"--fsize={limits.file_size}", f"--nofile={limits.open_files}", "--core=0"]
+        if self.isolated:  # NPROC counts the real uid's processes: the slot's own, so its own
             prlimit.append(f"--nproc={limits.nproc}")
-            setpriv = ["setpriv", f"--reuid={self.uid}", f"--regid={self.gid}",
-                       f"--groups={','.join(map(str, groups))}" if groups else "--clear-groups",
-                       "--no-new-privs", "--inh-caps=-all", "--bounding-set=-all"]
-            if not self.namespaces:
-                return setpriv + prlimit + ["--"]
-            # No network (a fresh network namespace with only a down loopback): nothing leaves.
-            # A fresh mount namespace, still root in it, mounts the private folders; then the
-            # uid change drops every capability.
-            return (["unshare", "--net", "--mount", "--", "/bin/sh", "-c",
-                     self._mount_script() + ' && exec "$@"', "sandbox"] + setpriv + prlimit
-                    + ["--"])
         return prlimit + ["--"]
 
-    def _mount_script(self) -> str:
-        """The shell commands that make PRIVATE_FOLDERS fresh tmpfs mounts. A kept folder under
-        one of them is opened first (fd 3, 4, ...) and bound back at its path from that fd
-        (a path would name the new, empty tmpfs by then)."""
-        under = [path for path in self.keep if any(
-            path == folder or path.startswith(folder + "/") for folder in PRIVATE_FOLDERS)]
-        steps = [f"exec {3 + index}<{shlex.quote(path)}" for index, path in enumerate(under)]
-        steps += [f"mount -t tmpfs -o size=64m,mode=1777,nosuid,nodev tmpfs {folder}"
-                  for folder in PRIVATE_FOLDERS]
-        for index, path in enumerate(under):
-            quoted = shlex.quote(path)
-            steps += [f"mkdir -p {quoted}",
-                      f"mount --no-canonicalize --bind /proc/self/fd/{3 + index} {quoted}",
-                      f"exec {3 + index}<&-"]
-        return " && ".join(steps)
+    def _setpriv(self, groups: tuple) -> list:
+        return ["setpriv", f"--reuid={self.uid}", f"--regid={self.gid}",
+                f"--groups={','.join(map(str, groups))}" if groups else "--clear-groups",
+                "--no-new-privs", "--inh-caps=-all", "--bounding-set=-all", "--"]
 
-    def run(self, argv: list, cwd: str, limits: Limits, env: dict | None = None,
-            groups: tuple = ()) -> Outcome:
-        environment = {"PATH": "/usr/bin:/bin", "HOME": cwd, "LANG": "C.UTF-8", "TMPDIR": cwd,
+    @staticmethod
+    def _bwrap(view: View, cwd: str, environment: dict) -> list:
+        """bubblewrap's command line for one run: the namespaces, the system read-only, the
+        view's paths, private bounded temporary folders; setpriv (in the sandbox) then needs
+        CAP_SETUID/CAP_SETGID for the uid change, and drops every capability with it."""
+        argv = ["bwrap", "--unshare-pid", "--unshare-ipc", "--unshare-net", "--unshare-uts",
+                "--unshare-cgroup-try", "--die-with-parent", "--new-session",
+                "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID", "--cap-add", "CAP_SETPCAP",
+                "--ro-bind", "/usr", "/usr"]
+        for top in ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"):
+            if os.path.islink(top):  # merged /usr: /lib -> usr/lib
+                argv += ["--symlink", os.readlink(top), top]
+            elif os.path.isdir(top):
+                argv += ["--ro-bind", top, top]
+        made = set()
+
+        def parents_of(path: str) -> list:
+            """bwrap makes a bind's missing parents 0700, which the uid could not pass:
+            make them 0755 first."""
+            steps = []
+            for parent in reversed(Path(path).parents[:-1]):  # /srv, /srv/out, ... not /
+                if str(parent) not in made:
+                    made.add(str(parent))
+                    steps += ["--perms", "0755", "--dir", str(parent)]
+            return steps
+
+        for path in ETC_FILES:
+            if os.path.exists(path):
+                argv += parents_of(path) + ["--ro-bind", path, path]
+        argv += ["--proc", "/proc"]
+        argv += ["--dev", "/dev"] if view.devices else ["--dev-bind", "/dev/null", "/dev/null"]
+        for folder in ("/tmp", "/var/tmp") + (("/dev/shm",) if view.devices else ()):
+            argv += ["--perms", "1777", "--size", str(PRIVATE_TMP_BYTES), "--tmpfs", folder]
+        for path in view.read_only:
+            argv += parents_of(str(path)) + ["--ro-bind", str(path), str(path)]
+        for path in view.writable:
+            argv += parents_of(str(path)) + ["--bind", str(path), str(path)]
+        argv += ["--chdir", cwd, "--clearenv"]
+        for name, value in environment.items():
+            argv += ["--setenv", name, value]
+        return argv + ["--"]
+
+    def command(self, argv: list, cwd: str, limits: Limits, view: View, environment: dict,
+                groups: tuple = ()) -> list:
+        if self.mode == "bwrap":
+            return (self._bwrap(view, cwd, environment) + self._setpriv(groups)
+                    + self._limits(limits) + list(argv))
+        if self.mode == "uid":
+            return self._setpriv(groups) + self._limits(limits) + list(argv)
+        return self._limits(limits) + list(argv)
+
+    def run(self, argv: list, cwd: str, limits: Limits, view: View = View(),
+            env: dict | None = None, groups: tuple = ()) -> Outcome:
+        environment = {"PATH": "/usr/bin:/bin", "HOME": cwd, "LANG": "C.UTF-8", "TMPDIR": "/tmp",
                        "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
         environment.update(env or {})
         start = time.monotonic()
-        process = subprocess.Popen(self._prefix(limits, groups) + list(argv), cwd=cwd,
-                                   env=environment,
-                                   stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                   stderr=subprocess.STDOUT, start_new_session=True)
+        # bwrap takes the environment from its --setenv options; the others inherit this one.
+        process = subprocess.Popen(self.command(argv, cwd, limits, view, environment, groups),
+                                   cwd=cwd, env=environment, stdin=subprocess.DEVNULL,
+                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                   start_new_session=True)
+        output = _CappedOutput(process.stdout)
+        output.start()
         timed_out = False
         try:
-            output, _ = process.communicate(timeout=limits.wall_s)
+            process.wait(timeout=limits.wall_s)
         except subprocess.TimeoutExpired:
             timed_out = True
-            self._kill_group(process.pid)
-            try:
-                output, _ = process.communicate(timeout=5)
-            except subprocess.TimeoutExpired:
-                output = b""
         finally:
+            # bwrap's death takes its PID namespace, and every process in it, along.
             self._kill_group(process.pid)
+            process.wait()
             self.sweep()
+        output.join(timeout=5)
         seconds = time.monotonic() - start
-        output = output or b""
-        if len(output) > 12288:  # the first lines (a compiler's first error) and the last
-            output = output[:8192] + b"\n[...]\n" + output[-4096:]
-        text = output.decode("utf-8", "replace")
-        code = process.returncode if process.returncode is not None else -9
+        code = process.returncode
+        signal_number = -code if code < 0 else code - 128 if code > 128 else 0
+        status, why = "ok", ""
         if timed_out:
-            status = "timed-out"
-        elif code < 0 or code >= 128:
-            status = "crashed"  # a signal: SIGSEGV, SIGKILL (memory, CPU limit), SIGABRT
-            if code in (-signal.SIGXCPU, -signal.SIGKILL) and limits.cpu_s <= seconds + 1:
-                status = "timed-out"  # the CPU limit
+            status, why = "timed-out", f"stopped after {limits.wall_s:g} s (wall clock)"
+        elif signal_number:
+            status = "crashed"  # SIGSEGV, SIGKILL (memory, CPU limit), SIGABRT, ...
+            why = f"crashed: {signal_in_words(signal_number)}"
+            if signal_number in (signal.SIGXCPU, signal.SIGKILL) and limits.cpu_s <= seconds + 1:
+                status, why = "timed-out", f"stopped after {limits.cpu_s} s of CPU time"
         elif code != 0:
             status = "failed"
-        else:
-            status = "ok"
-        return Outcome(status, code, seconds, text)
+        return Outcome(status, code, seconds, output.text(), why)
 
     @staticmethod
     def _kill_group(pid: int) -> None:
@@ -205,16 +303,17 @@ class Sandbox:
             pass
 
     def sweep(self) -> None:
-        """Kills every process of the slot's uid: what a fork bomb or a daemon left behind."""
+        """Waits until the slot's uid has no process left, killing them without namespaces
+        (a fork bomb's children fork while they are killed: kill until none is left). With
+        bwrap the PID namespace is already gone; its processes may take a moment to be reaped."""
         if not self.isolated:
             return
-        # A fork bomb's children fork while they are killed: one round is not enough (26-29
-        # rounds in tests/grading), so kill until the uid has no process left.
         for _ in range(1000):
-            subprocess.run(["setpriv", f"--reuid={self.uid}", f"--regid={self.gid}",
-                            "--clear-groups", "/bin/kill", "-9", "-1"],
-                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
-            if not _uid_in_use(self.uid):
+            if self.uid not in _uids_running():
                 return
+            if self.mode == "uid":
+                subprocess.run(["setpriv", f"--reuid={self.uid}", f"--regid={self.gid}",
+                                "--clear-groups", "/bin/kill", "-9", "-1"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
             time.sleep(0.01)
-        raise RuntimeError(f"uid {self.uid} still has processes after 1000 rounds of kill -9 -1")
+        raise RuntimeError(f"uid {self.uid} still has processes after 1000 rounds")

@@ -40,6 +40,8 @@ def parser() -> argparse.ArgumentParser:
     packages = commands.add_parser("setup", help="install the Debian packages")
     packages.add_argument("--recorder", action="store_true",
                           help="also install PyTorch, to record and check goldens")
+    packages.add_argument("--grader", action="store_true",
+                          help="also install bubblewrap, tools/grade's sandbox")
     test = commands.add_parser("test", help="the kit's own test suite")
     test.add_argument("--preset", default="default", help="CMake preset (default, asan)")
     test.add_argument("--no-goldens-check", action="store_true",
@@ -78,7 +80,8 @@ def main(argv: list | None = None) -> int:
         if args.command == "reset":
             return student.reset(kit, args.exercise)
         if args.command == "setup":
-            return 0 if setup.install(kit, with_recorder=args.recorder, say_so=True) else 1
+            return 0 if setup.install(kit, with_recorder=args.recorder, say_so=True,
+                                       with_grader=args.grader) else 1
         if args.command == "test":
             return selftest.run(kit, args.preset, goldens_check=not args.no_goldens_check,
                                 grading=not args.no_grading)

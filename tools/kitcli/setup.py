@@ -1,5 +1,6 @@
 """The Debian packages the kit needs, from exercises.json's settings: "build" to build and
-test the kit, "recorder" (PyTorch) to record or check its goldens."""
+test the kit, "recorder" (PyTorch) to record or check its goldens, "grader" (bubblewrap) for
+tools/grade's sandbox."""
 
 from __future__ import annotations
 
@@ -24,12 +25,13 @@ def missing_packages(kit: Kit, packages: list) -> list:
     return [package for package in packages if package not in installed]
 
 
-def install(kit: Kit, with_recorder: bool = False, say_so: bool = False) -> bool:
+def install(kit: Kit, with_recorder: bool = False, say_so: bool = False,
+            with_grader: bool = False) -> bool:
     """Installs what is missing when run as root; else says exactly what to install.
     `say_so`: also say when everything is installed (`tools/kit setup` itself)."""
-    wanted = kit.settings["packages"]["build"]
-    if with_recorder:
-        wanted = wanted + kit.settings["packages"]["recorder"]
+    packages = kit.settings["packages"]
+    wanted = (packages["build"] + (packages["recorder"] if with_recorder else [])
+              + (packages["grader"] if with_grader else []))
     missing = missing_packages(kit, wanted)
     if not missing:
         if say_so:
