@@ -28,17 +28,33 @@ def private_copy(cases: Path, target: Path) -> Path:
     return target
 
 
-def inputs_only(cases: Path, target: Path) -> Path:
-    """MANIFEST.json and the input .npy files: all a runner needs, readable by anyone."""
+# What a runner reads of a case: its kind and the names of its inputs and outputs.
+RUNNER_CASE_KEYS = ("exercise", "kind", "inputs", "expected")
+
+
+def inputs_only(cases: Path, target: Path, exercise: str) -> Path:
+    """The input .npy files of one exercise's cases and a MANIFEST.json of what its runner
+    needs (the cases' inputs and output names, the input files' hashes), readable by anyone:
+    no expected file, no hash of one, no seed, no source cell, no case set name — nothing of
+    the answers or of how the set was drawn reaches the sandbox. One exercise's: its runner
+    parses a manifest of a few KiB, not the whole set's."""
     if target.exists():
         shutil.rmtree(target)
     target.mkdir(parents=True)
     data = manifest(cases)
-    shutil.copyfile(cases / "MANIFEST.json", target / "MANIFEST.json")
-    for name, info in data["files"].items():
-        if info.get("role") == "input":
-            (target / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(cases / name, target / name)
+    inputs = {name: info | {"source": ""} for name, info in data["files"].items()
+              if info.get("role") == "input" and info["exercise"] == exercise}
+    runner_manifest = {
+        "format_version": data["format_version"], "tolerance": data["tolerance"],
+        "case_set": "graded",
+        "cases": {path: {key: case[key] for key in RUNNER_CASE_KEYS} | {"source": ""}
+                  for path, case in data["cases"].items() if case["exercise"] == exercise},
+        "files": inputs}
+    (target / "MANIFEST.json").write_text(json.dumps(runner_manifest, indent=1),
+                                          encoding="utf-8")
+    for name in inputs:
+        (target / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(cases / name, target / name)
     for folder, dirs, files in os.walk(target):
         os.chmod(folder, 0o755)
         for file in files:

@@ -1,7 +1,7 @@
 """tools/grade: grades a class of submissions against the kit's cases (tools/grader/README.md).
 
     tools/grade SUBMISSIONS --out OUT [--jobs N] [--hidden CASES] [--rubric FILE]
-                [--shard K/N] [--kit-build DIR]
+                [--shard K/N] [--kit-build DIR] [--without-namespaces]
 """
 
 from __future__ import annotations
@@ -19,25 +19,24 @@ import time
 from pathlib import Path
 
 from . import cases as casesets
-from . import gradescope, kitbuild, reports
+from . import gradescope, kitbuild, reports, submission
 from .rubric import Rubric
-from .sandbox import LINK_GID, Limits, Sandbox, namespaces_work
+from .sandbox import LINK_GID, Limits, Sandbox, View, isolation, namespaces_problem
+from .text import printable
 
-SEVERITY = {"graded": 0, "crashed": 1, "timed-out": 2, "build-failed": 3}
-COMPILE_LIMITS = dict(address_space=4 << 30, cpu_s=120, wall_s=180.0, nproc=64, file_size=256 << 20)
-
-
-def find_sources(submission: Path, exercises: list) -> dict:
-    """The student's file of each exercise: SUBMISSION/exercises/NN_*.cpp or SUBMISSION/NN_*.cpp.
-    Only those names are taken; a link or anything but a regular file is not."""
-    found = {}
-    for exercise in exercises:
-        name = Path(exercise["stub"]).name
-        for candidate in (submission / "exercises" / name, submission / name):
-            if candidate.is_file() and not candidate.is_symlink():
-                found[exercise["id"]] = candidate
-                break
-    return found
+# The student's status: the worst thing that happened to their work. "files missing" is the
+# worst: maybe an upload gone wrong (a zip, renamed files) that the instructor must see.
+SEVERITY = {"graded": 0, "crashed": 1, "timed-out": 2, "build-failed": 3, "files missing": 4}
+COMPILE_LIMITS = dict(address_space=4 << 30, cpu_s=60, wall_s=90.0, nproc=64,
+                      file_size=256 << 20)
+JUDGE_LIMITS = ["prlimit", f"--as={4 << 30}", "--cpu=60", "--core=0", "--"]
+JUDGE_WALL_S = 120
+WORK_BYTES = 1 << 30  # a job slot's work folder (a tmpfs): sources, objects, programs, results
+PRIVATE_MOUNTS = "ATTN_GRADER_PRIVATE_MOUNTS"  # set once the grader runs in its own mount ns
+WITHOUT_NAMESPACES_LOSES = (
+    "a run's processes may outlive it until the grader kills its uid; /tmp, /dev/shm and IPC "
+    "objects are the machine's; a program reads every file other users may read (keep "
+    "SUBMISSIONS and the hidden set 0700); disk use is bounded per file only")
 
 
 def require_searchable_by_others(folder: Path) -> None:
@@ -58,11 +57,23 @@ def make_out(out: Path, isolated: bool) -> None:
     if isolated:
         require_searchable_by_others(out.parent)
     os.chmod(out, 0o711 if isolated else 0o700)
+    students = out / "students"
+    students.mkdir(exist_ok=True)
+    os.chmod(students, 0o700)
 
 
-def list_students(submissions: Path) -> list:
-    return sorted(p for p in submissions.iterdir() if p.is_dir() and not p.is_symlink()
-                  and not p.name.startswith("."))
+def list_students(submissions: Path) -> tuple:
+    """(the student folders, sorted; notes on entries that are not graded). Every real folder
+    is a student, whatever its name: a folder that holds no submission is graded "files
+    missing", which an instructor sees, never skipped in silence."""
+    students, notes = [], []
+    for path in sorted(submissions.iterdir()):
+        if path.is_symlink():
+            notes.append(f"not graded: {submission.student_id(path.name)} is a symbolic link "
+                         "(the grader follows no link)")
+        elif path.is_dir():
+            students.append(path)
+    return students, notes
 
 
 def shard_of(students: list, shard: tuple) -> list:
@@ -82,6 +93,17 @@ def shard_spec(text: str) -> tuple:
     return k, n
 
 
+def choose_isolation(without_namespaces: bool) -> str:
+    """The sandbox mode this machine allows; refuses, in one line, to grade as root without
+    namespaces unless the instructor accepts what that loses."""
+    mode = isolation()
+    if mode == "uid" and not without_namespaces:
+        raise kitbuild.BuildError(
+            f"{namespaces_problem()}; grade on a machine that allows them, or pass "
+            f"--without-namespaces to grade with a uid change and limits only ({WITHOUT_NAMESPACES_LOSES})")
+    return mode
+
+
 class Grader:
     def __init__(self, args):
         self.args = args
@@ -90,7 +112,8 @@ class Grader:
         self.exercises = catalogue["exercises"]
         self.settings = catalogue["settings"]
         self.rubric = Rubric.load(args.rubric, [ex["id"] for ex in self.exercises])
-        self.isolated = os.geteuid() == 0
+        self.mode = choose_isolation(getattr(args, "without_namespaces", False))
+        self.isolated = self.mode != "none"
         self.notes = []
 
     def prepare(self):
@@ -108,8 +131,11 @@ class Grader:
         self.build_s = time.monotonic() - t0
         self.kit_dir = kit_dir
         source, build = kit_dir / ".kit-src", kit_dir / ".kit-build"
-        self.judge = build / "bin" / "attn_judge"
+        self.judge = kitbuild.judge_program(kit_dir)
         self.commands = {ex["id"]: kitbuild.commands(source, build, ex) for ex in self.exercises}
+        self.compile_view = tuple(sorted({path for ex in self.exercises for path in
+                                          kitbuild.compile_inputs(self.commands[ex["id"]],
+                                                                  [source, build])}))
         self.build_dir = build
 
         sandbox_root = out / ".sandbox"
@@ -129,58 +155,78 @@ class Grader:
                 self.notes.append(f"warning: the hidden set {hidden} is readable by other users; "
                                   f"the graded copy is root-only, keep the original so too")
             self.sets["hidden"] = casesets.private_copy(hidden, private / "hidden")
-        self.inputs = {name: casesets.inputs_only(path, sandbox_root / f"inputs-{name}")
-                       for name, path in self.sets.items()}
+        self.inputs = {(name, ex["id"]): casesets.inputs_only(
+            path, sandbox_root / f"inputs-{name}" / ex["id"], ex["id"])
+            for name, path in self.sets.items() for ex in self.exercises}
         self.manifests = {name: casesets.manifest(path) for name, path in self.sets.items()}
-        if not self.isolated:
-            self.notes.append("not root: programs run WITHOUT a uid change (limits and timeouts "
-                              "still apply); grade as root for the sandbox")
-        self.namespaces = self.isolated and namespaces_work()
-        if self.isolated and not self.namespaces:
-            self.notes.append("this machine refuses network and mount namespaces (a container?): "
-                              "the sandbox changes uid and sets limits, but programs could reach "
-                              "the network and share /tmp")
+        if self.mode == "none":
+            self.notes.append("not root: programs run WITHOUT a uid change or namespaces "
+                              "(limits and timeouts still apply); grade as root for the sandbox")
+        elif self.mode == "uid":
+            self.notes.append(f"graded WITHOUT namespaces (--without-namespaces): "
+                              f"{WITHOUT_NAMESPACES_LOSES}")
+        if self.mode == "bwrap" and os.environ.get(PRIVATE_MOUNTS) != "1":
+            self.notes.append("the grader could not make its own mount namespace: work folders "
+                              "are not size-bounded")
 
     def meta(self, students: list, wall: float) -> dict:
         """records.json's "meta": what the run graded with, and for `tools/grade merge`, what
         its shards must agree on (kit, case sets, rubric, class) and which shard this is."""
         meta = {"kit_head": self.head, "build_s": round(self.build_s, 2),
                 "grading_wall_s": round(wall, 2), "jobs": self.args.jobs,
-                "sets": list(self.sets), "sandboxed": self.isolated,
+                "sets": list(self.sets), "sandboxed": self.isolated, "sandbox": self.mode,
                 "case_sets": {name: casesets.fingerprint(path) for name, path in self.sets.items()},
                 "rubric": {"points": self.rubric.points, "partial": self.rubric.partial},
-                "class": [student.name for student in students]}
+                "class": [submission.student_id(student.name) for student in students]}
         if self.args.shard:
             meta["shard"] = list(self.args.shard)
         return meta
 
     def sandbox(self) -> Sandbox:
-        """A job slot's sandbox: a uid no other grader on this machine holds (shards too)."""
-        return Sandbox(namespaces=self.namespaces, keep=(self.out, self.kit_dir))
+        """A job slot's sandbox (a uid no other grader on this machine holds) and its work
+        folder: a tmpfs of WORK_BYTES when the grader has its own mount namespace, so a
+        student who writes until the disk is full fills only that."""
+        sandbox = Sandbox(self.mode)
+        work = self.sandbox_root / f"uid{sandbox.uid}"
+        work.mkdir(exist_ok=True)
+        if self.mode == "bwrap" and os.environ.get(PRIVATE_MOUNTS) == "1":
+            subprocess.run(["mount", "-t", "tmpfs", "-o",
+                            f"size={WORK_BYTES},mode=0711,nosuid,nodev", "tmpfs", str(work)],
+                           check=True)
+        sandbox.work = work
+        return sandbox
 
     def grade_student(self, student: Path, sandbox: Sandbox) -> dict:
         start = time.monotonic()
-        work = self.sandbox_root / f"uid{sandbox.uid}"
-        if work.exists():
-            shutil.rmtree(work)
-        work.mkdir()
-        sandbox.give(str(work))
-        sources = find_sources(student, self.exercises)
-        record = {"id": student.name, "exercises": {}, "status": "graded"}
-        feedback_dir = self.out / student.name
+        work = sandbox.work
+        for entry in work.iterdir():  # the last student's, should a grader error have left it
+            shutil.rmtree(entry) if entry.is_dir() and not entry.is_symlink() else entry.unlink()
+        sources = work / "sources"
+        sources.mkdir()
+        os.chmod(sources, 0o755)
+        # The student's files are copied before anything of theirs runs.
+        taken = submission.take(student, self.exercises, sources)
+        ident = submission.student_id(student.name)
+        record = {"id": ident, "exercises": {}, "status": "graded", "files": taken.summary()}
+        feedback_dir = self.out / "students" / ident
         feedback_dir.mkdir(exist_ok=True)
         os.chmod(feedback_dir, 0o700)
-        together = self.compile_together(sources, work, sandbox)
+        together = self.compile_together(taken.files, work, sandbox)
         if together["object"] is None:
             record["compiled_together"] = together["why"]
         for exercise in self.exercises:
-            result = self.grade_exercise(exercise, sources.get(exercise["id"]), work, sandbox,
-                                         feedback_dir, together["object"])
-            record["exercises"][exercise["id"]] = result
+            ex_id = exercise["id"]
+            result = self.grade_exercise(exercise, taken.files.get(ex_id), work, sandbox,
+                                         feedback_dir, together["object"],
+                                         taken.not_taken.get(ex_id))
+            record["exercises"][ex_id] = result
             if SEVERITY[result["status"]] > SEVERITY[record["status"]]:
                 record["status"] = result["status"]
+        if not taken.complete:
+            record["status"] = "files missing"
         sandbox.sweep()
-        shutil.rmtree(work, ignore_errors=True)
+        for entry in work.iterdir():
+            shutil.rmtree(entry, ignore_errors=True)
         record["seconds"] = round(time.monotonic() - start, 2)
         record["compile_together_s"] = together["seconds"]
         record["total"] = round(sum(r["points"] for r in record["exercises"].values()), 2)
@@ -202,31 +248,31 @@ class Grader:
             return {"object": None, "why": "fewer than two files", "seconds": 0.0}
         folder = work / "together"
         folder.mkdir()
-        sandbox.give(str(folder))
         lines = []
         for ex_id, source in sorted(sources.items()):
-            copy = folder / source.name
-            shutil.copyfile(source, copy)
-            os.chmod(copy, 0o644)
+            shutil.copyfile(source, folder / source.name)
             lines.append(f'#include "{source.name}"\n')
         unity = folder / "all_exercises.cpp"
         unity.write_text("".join(lines), encoding="utf-8")
-        os.chmod(unity, 0o644)
+        for path in folder.iterdir():
+            os.chmod(path, 0o644)
+        sandbox.give(str(folder))
         obj = folder / "all_exercises.o"
-        env = {"TMPDIR": str(folder), "HOME": str(folder)}
         cmds = self.commands[max(sources)]  # every exercise file compiles with the same flags
+        view = View(read_only=self.compile_view, writable=(folder,))
         # -fPIC: global functions stay interposable, so a call from the student's 04 to their
         # own softmax is neither inlined nor bound inside the unit, and links to the kit's
         # strong solution like any other (without it, fork_bomb's 03 ran inside their 04).
         # The precompiled header (-fPIE) then goes unused; the unit is still ~4x faster.
         argv = kitbuild.student_compile(cmds, str(unity), str(obj))
-        compiled = sandbox.run(argv[:1] + ["-fPIC"] + argv[1:], str(self.build_dir),
-                               Limits(**COMPILE_LIMITS), env)
+        compiled = sandbox.run(argv[:1] + ["-fPIC"] + argv[1:], str(folder),
+                               Limits(**COMPILE_LIMITS), view)
         # Only its definitions: a weakened undefined reference (cblas_ssyrk) would link to 0.
         weaken = ("nm -g --defined-only -P all_exercises.o | cut -d' ' -f1 > defined.txt && "
                   "objcopy --weaken-symbols=defined.txt all_exercises.o")
         weakened = compiled.status == "ok" and sandbox.run(
-            ["/bin/sh", "-c", weaken], str(folder), Limits(**COMPILE_LIMITS), env).status == "ok"
+            ["/bin/sh", "-c", weaken], str(folder), Limits(**COMPILE_LIMITS),
+            View(writable=(folder,))).status == "ok"
         seconds = round(time.monotonic() - start, 2)
         if not weakened:
             return {"object": None, "seconds": seconds,
@@ -235,7 +281,8 @@ class Grader:
                                                         else "weakening its symbols failed")}
         return {"object": obj, "why": "", "seconds": seconds}
 
-    def grade_exercise(self, exercise, source, work, sandbox, feedback_dir, together) -> dict:
+    def grade_exercise(self, exercise, source, work, sandbox, feedback_dir, together,
+                       not_taken) -> dict:
         """Builds (with the object of all files compiled together, else this file alone), runs
         and judges one exercise. A program built with the others' code whose main() never
         started (a static initializer, maybe another file's, exited, crashed or hung) is built
@@ -246,7 +293,8 @@ class Grader:
                   "sets": {}, "note": "", "timing": {}}
         all_cases = {name: casesets.cases_of(m, ex_id) for name, m in self.manifests.items()}
         if source is None:
-            result["note"] = f"no file {Path(exercise['stub']).name} in the submission"
+            result["note"] = (f"not taken: {not_taken}" if not_taken else
+                              f"no file {Path(exercise['stub']).name} in the submission")
             self.fail_all(result, all_cases, result["note"])
         else:
             folder = work / ex_id
@@ -267,6 +315,7 @@ class Grader:
                 if started or attempt is None:
                     break
             result["timing"]["built"] = "together" if attempt is not None else "alone"
+            shutil.rmtree(folder, ignore_errors=True)  # its program: room for the next one
         total = sum(s["cases"] for s in result["sets"].values())
         passed = sum(s["passed"] for s in result["sets"].values())
         result["points"] = self.rubric.score(ex_id, passed, total)
@@ -285,87 +334,144 @@ class Grader:
         ex_id = exercise["id"]
         cmds = self.commands[ex_id]
         program = folder / f"test_ex{ex_id}_exercises"
-        env = {"TMPDIR": str(folder), "HOME": str(folder)}
         obj, student_file = together, folder / Path(exercise["stub"]).name
         if together is None:
             shutil.copyfile(source, student_file)
             os.chmod(student_file, 0o644)
             obj = folder / "exercise.o"
-            # The compiler runs in the sandbox: `#include` or `.incbin` of a hidden tensor fails.
+            # The compiler sees the kit's headers and its own folder: `#include` or `.incbin`
+            # of a solution or a golden finds nothing.
             compiled = sandbox.run(kitbuild.student_compile(cmds, str(student_file), str(obj)),
-                                   str(self.build_dir), Limits(**COMPILE_LIMITS), env)
+                                   str(folder), Limits(**COMPILE_LIMITS),
+                                   View(read_only=self.compile_view, writable=(folder,)))
             result["timing"]["compile"] = round(compiled.seconds, 2)
             if compiled.status != "ok":
                 result["status"] = "build-failed"
                 result["note"] = "does not compile:\n" + self.compiler_words(
-                    compiled.output, student_file, folder, exercise)
+                    compiled, student_file, folder, exercise)
                 return None
-        # Only the link step may read the kit's libraries (the earlier solutions among them).
+        # Only the link step sees the kit's build (the earlier solutions' libraries among
+        # them), and only the linker runs in it: no student code.
         linked = sandbox.run(kitbuild.student_link(cmds, str(obj), str(program),
                                                    weak=together is not None),
-                             str(self.build_dir), Limits(**COMPILE_LIMITS), env,
+                             str(self.build_dir), Limits(**COMPILE_LIMITS),
+                             View(read_only=(self.build_dir, obj.parent) if together is not None
+                                  else (self.build_dir,), writable=(folder,)),
                              groups=(LINK_GID,))
         result["timing"]["link"] = round(linked.seconds, 2)
         if linked.status != "ok":
             result["status"] = "build-failed"
             result["note"] = "does not link:\n" + self.compiler_words(
-                linked.output, student_file, folder, exercise)
+                linked, student_file, folder, exercise)
             return None
         return program
 
     @staticmethod
-    def compiler_words(output, student_file, folder, exercise) -> str:
+    def compiler_words(outcome, student_file, folder, exercise) -> str:
         """The compiler's output with the sandbox's paths taken out, for the student."""
-        return output.replace(str(student_file), Path(exercise["stub"]).name) \
+        words = outcome.output.replace(str(student_file), Path(exercise["stub"]).name) \
             .replace(str(folder) + "/", "")[:3000]
+        return words + (f"\n({outcome.why})" if outcome.why else "")
 
     def run_and_judge(self, exercise, folder, program, sandbox, feedback_dir, result,
                       all_cases) -> bool:
         """Runs the program on each case set and judges its result files into result["sets"].
         Returns whether its main() started (the runner's marker file) on some set."""
         ex_id = exercise["id"]
-        wall = float(self.settings.get("test_timeout_s", 20))
         started = False
         for name in self.sets:
-            run_dir, results = folder / f"cwd-{name}", folder / f"results-{name}"
-            for path in (run_dir, results):
-                path.mkdir()
-                sandbox.give(str(path))
-            ran = None
-            if result["status"] == "timed-out":
-                # It hung on an earlier set: its cases here fail unrun, not another timeout.
-                result["timing"][f"run-{name}"] = 0.0
-            else:
-                ran = sandbox.run([str(program), f"--attn-run-cases={self.inputs[name]}",
-                                   f"--attn-results={results}"], str(run_dir),
-                                  Limits(wall_s=wall, cpu_s=int(wall)))
-                result["timing"][f"run-{name}"] = round(ran.seconds, 2)
-            if ran is not None and ran.status in ("crashed", "timed-out") and \
-                    SEVERITY[ran.status] > SEVERITY[result["status"]]:
-                result["status"] = ran.status
-                result["note"] = (f"the test program {ran.status} on the {name} cases "
-                                  f"(exit {ran.returncode}); cases without a result fail")
+            results = folder / f"results-{name}"
+            crashes, ran_s, ran = self.run_cases(program, folder, results,
+                                                 self.inputs[(name, ex_id)], all_cases[name],
+                                                 sandbox)
+            result["timing"][f"run-{name}"] = ran_s
+            for outcome in crashes.values():
+                if SEVERITY[outcome.status] > SEVERITY[result["status"]]:
+                    result["status"] = outcome.status
+            if ran and not (results / "runner-started").exists() and ran.why:
+                crashes.setdefault("", ran)  # it died before main(): no case ran
+            if crashes:
+                result["note"] = "; ".join(
+                    f"{case or 'before any case'}: {outcome.why}"
+                    for case, outcome in sorted(crashes.items()))[:1000]
             started |= (results / "runner-started").exists()
             result["sets"][name] = self.judge_set(ex_id, name, results, feedback_dir, result,
-                                                  all_cases[name])
+                                                  all_cases[name], crashes)
         return started
 
-    def judge_set(self, ex_id, name, results, feedback_dir, result, paths) -> dict:
+    def run_cases(self, program, folder, results, inputs, cases, sandbox) -> tuple:
+        """Runs the program on the cases; a crash or a time-out costs the case it happened
+        in: the cases that had not started run again, in a fresh run. Returns ({case: the
+        Outcome that stopped it}, seconds, the first run's Outcome)."""
+        wall = float(self.settings.get("test_timeout_s", 20))
+        run_dir = folder / f"cwd-{results.name}"
+        for path in (run_dir, results):
+            path.mkdir()
+            sandbox.give(str(path))
+        view = View(read_only=(inputs,), writable=(folder,), devices=True)
+        crashes, seconds, first, remaining = {}, 0.0, None, list(cases)
+        while remaining:
+            only = [] if remaining == cases else [f"--attn-case={','.join(remaining)}"]
+            ran = sandbox.run([str(program), f"--attn-run-cases={inputs}",
+                               f"--attn-results={results}"] + only, str(run_dir),
+                              Limits(wall_s=wall, cpu_s=int(wall)), view)
+            seconds += ran.seconds
+            first = first or ran
+            if ran.status not in ("crashed", "timed-out"):
+                break
+            stopped_in = self.current_case(results)
+            if stopped_in not in remaining:  # no case named: the rest cannot be told apart
+                crashes.update({case: ran for case in remaining
+                                if not (results / case).exists()})
+                break
+            crashes[stopped_in] = ran
+            remaining = [case for case in remaining
+                         if case != stopped_in and not (results / case).exists()]
+        return crashes, round(seconds, 2), first
+
+    @staticmethod
+    def current_case(results: Path) -> str:
+        """The case the runner said it was running (its current-case file), or "". The
+        student's code could have written it: it only chooses which cases run again."""
+        try:
+            fd = os.open(results / "current-case", os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+        except OSError:
+            return ""
+        try:
+            return os.read(fd, 4096).decode("utf-8", "replace").strip()
+        except OSError:  # a folder of that name
+            return ""
+        finally:
+            os.close(fd)
+
+    def judge_set(self, ex_id, name, results, feedback_dir, result, paths, crashes) -> dict:
         """The verdict: the judge on the result files against the full set. The program's exit
-        status and output are never read for it."""
+        status and output are never read for it. A judge that fails or runs out of time costs
+        these cases, marked so, never the student's other exercises."""
         verdicts_file = feedback_dir / f"verdicts-{ex_id}-{name}.json"
         t1 = time.monotonic()
-        judged = subprocess.run([str(self.judge), "--cases", str(self.sets[name]), "--results",
-                                 str(results), "--exercise", ex_id, "--out", str(verdicts_file)],
-                                capture_output=True, text=True, timeout=120)
-        if verdicts_file.exists():
-            os.chmod(verdicts_file, 0o600)
+        problem = ""
+        try:
+            judged = subprocess.run(JUDGE_LIMITS + [
+                str(self.judge), "--cases", str(self.sets[name]), "--results", str(results),
+                "--exercise", ex_id, "--out", str(verdicts_file)]
+                + (["--hide-expected"] if name != "public" else []),
+                capture_output=True, text=True, errors="replace", timeout=JUDGE_WALL_S)
+            if judged.returncode != 0:
+                problem = printable(judged.stderr.strip(), one_line=True, limit=300) or \
+                    f"exit status {judged.returncode}"
+        except subprocess.TimeoutExpired:
+            problem = f"it ran out of its {JUDGE_WALL_S} s"
+        verdicts = []
+        if not problem:
+            try:
+                os.chmod(verdicts_file, 0o600)
+                verdicts = json.loads(verdicts_file.read_text(encoding="utf-8"))["cases"]
+            except (OSError, ValueError, KeyError) as error:
+                problem = f"its verdicts could not be read ({error})"
+        if problem:
+            result["note"] += f"\nthe grader could not judge the {name} cases: {problem}"
         result["timing"][f"judge-{name}"] = round(time.monotonic() - t1, 2)
-        if judged.returncode != 0:
-            verdicts = []
-            result["note"] += f"\nthe judge could not judge: {judged.stderr.strip()}"
-        else:
-            verdicts = json.loads(verdicts_file.read_text(encoding="utf-8"))["cases"]
         by_case = {v["case"]: v for v in verdicts}
         failures, passed_cases = [], []
         for path in paths:
@@ -373,12 +479,20 @@ class Grader:
             if verdict and verdict["passed"]:
                 passed_cases.append(path)
                 continue
+            reason = "the grader could not judge it" if problem else "not judged"
             bad = [o for o in (verdict or {}).get("outputs", []) if not o["passed"]] or \
-                [{"name": "", "reason": "not judged", "mistake": "", "hint": ""}]
-            failures.append({"case": path, "reason": "; ".join(
+                [{"name": "", "reason": reason, "mistake": "", "hint": ""}]
+            failure = {"case": path, "reason": "; ".join(
                 (f"{o['name']}: " if o["name"] else "") + o["reason"] for o in bad),
                 "mistake": "; ".join(o["mistake"] for o in bad if o.get("mistake")),
-                "hint": "; ".join(o["hint"] for o in bad if o.get("hint"))})
+                "hint": "; ".join(o["hint"] for o in bad if o.get("hint")),
+                "function": (verdict or {}).get("kind", "")}
+            if path in crashes:
+                failure["crash"] = crashes[path].why
+            details = "".join(o.get("details", "") for o in bad)
+            if name == "public" and details:  # a hidden case's expected values are never shown
+                failure["details"] = details
+            failures.append(failure)
         return {"cases": len(paths), "passed": len(passed_cases), "failures": failures,
                 "passed_cases": passed_cases}
 
@@ -391,10 +505,37 @@ def add_grading_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--hidden", type=Path, help="a hidden case set (tools/record --out)")
     parser.add_argument("--rubric", type=Path, help='JSON {"points": {"01": 5}, "partial": true}')
     parser.add_argument("--build-jobs", type=int, default=2, help="ninja -j of the kit's build")
+    parser.add_argument("--without-namespaces", action="store_true",
+                        help="on a machine that refuses namespaces (a chroot, a container), "
+                             "grade with a uid change and limits only (what is lost: "
+                             "tools/grader/README.md)")
+
+
+def in_private_mounts(argv: list) -> None:
+    """Runs the grader again in a mount namespace of its own (once, as root, where namespaces
+    work), so the tmpfs work folders it mounts are its own and vanish with it."""
+    if os.geteuid() != 0 or os.environ.get(PRIVATE_MOUNTS) or isolation() != "bwrap":
+        return
+    os.environ[PRIVATE_MOUNTS] = "1"
+    grade = str(Path(__file__).resolve().parents[1] / "grade")
+    os.execvp("unshare", ["unshare", "--mount", "--propagation", "private", "--",
+                          sys.executable, grade, *argv])
+
+
+def packages_ready() -> bool:
+    """What the grader needs installed (the kit's build packages, bubblewrap): installed as
+    root by `tools/kit setup`'s own step, else named in one line."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from kitcli import setup  # noqa: E402  (tools/ is the package root of both)
+    from kitcli.catalogue import Kit  # noqa: E402
+    return setup.install(Kit.load(kitbuild.KIT), with_grader=os.geteuid() == 0)
 
 
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    if not packages_ready():
+        return 1
+    in_private_mounts(argv)
     if "--gradescope" in argv:
         return gradescope.main(Grader, argv)
     parser = argparse.ArgumentParser(prog="tools/grade", description=__doc__.split("\n")[0])
@@ -405,16 +546,17 @@ def main(argv=None) -> int:
     parser.add_argument("--kit-build", type=Path, metavar="DIR",
                         help="use the kit DIR/.kit-build finished for this HEAD, build nothing")
     args = parser.parse_args(argv)
-    everyone = list_students(args.submissions)
+    everyone, skipped = list_students(args.submissions)
     if not everyone:
         print(f"grade: no student folders in {args.submissions}", file=sys.stderr)
         return 1
     # A shard with no student (more shards than students) still writes its OUT, for merge.
     students = shard_of(everyone, args.shard) if args.shard else everyone
-    grader = Grader(args)
-    print(f"grade: {'using' if args.kit_build else 'building'} the kit's HEAD in "
-          f"{args.kit_build or args.out}/.kit-build ...", flush=True)
     try:
+        grader = Grader(args)
+        grader.notes += skipped
+        print(f"grade: {'using' if args.kit_build else 'building'} the kit's HEAD in "
+              f"{args.kit_build or args.out}/.kit-build ...", flush=True)
         grader.prepare()
     except kitbuild.BuildError as error:
         print(f"grade: {error}", file=sys.stderr)
@@ -433,14 +575,14 @@ def main(argv=None) -> int:
         try:
             record = grader.grade_student(student, sandbox)
         except Exception as error:  # a grader bug on one student must not stop the class
-            record = {"id": student.name, "status": "crashed", "total": 0.0,
-                      "max": grader.rubric.total, "exercises": {}, "seconds": 0.0,
-                      "error": f"grader error: {error!r}"}
+            record = {"id": submission.student_id(student.name), "status": "crashed",
+                      "total": 0.0, "max": grader.rubric.total, "exercises": {}, "seconds": 0.0,
+                      "error": printable(f"grader error: {error!r}", one_line=True, limit=500)}
         finally:
             slots.put(sandbox)
         with lock:
             print(f"  {record['id']:<24} {record['total']:>7.2f}/{record['max']:<6} "
-                  f"{record['status']:<12} {record['seconds']:.1f} s", flush=True)
+                  f"{record['status']:<13} {record['seconds']:.1f} s", flush=True)
         return record
 
     start = time.monotonic()

@@ -1,6 +1,6 @@
 """The Debian packages the kit needs, from exercises.json's settings: "build" to build and
-test the kit, "recorder" (PyTorch) to record or check its goldens, "grader" (bubblewrap) for
-tools/grade's sandbox."""
+test the kit, "recorder" (PyTorch) to record or check its goldens, "grader" (bubblewrap, lld)
+for tools/grade's sandbox and links."""
 
 from __future__ import annotations
 
