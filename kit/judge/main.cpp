@@ -5,12 +5,14 @@
 // DIR of --cases is a case set with its expected tensors (reference_data/ or a hidden set
 // written by `tools/record --out`); --results is what a test program wrote with
 // --attn-run-cases. Writes the verdicts as JSON (kit/judge.hpp) to --out or stdout and a
-// one-line summary to stderr. Exit 0 when it judged, 2 when it could not.
+// one-line summary to stderr. --out is written as FILE.tmp, then renamed: a verdict file is
+// whole or absent. Exit 0 when it judged, 2 when it could not (a write that failed prints
+// "attn_judge: could not write FILE: reason").
 #include "kit/judge.hpp"
 
-#include <fstream>
 #include <iostream>
 #include <map>
+#include <stdexcept>
 
 int main(int argc, char** argv) {
     std::map<std::string, std::string> options;
@@ -24,9 +26,9 @@ int main(int argc, char** argv) {
         const auto verdicts = attn::kit::judge(cases, options["--results"], options["--exercise"]);
         const auto json = attn::kit::verdicts_json(cases, verdicts);
         if (options.count("--out")) {
-            std::ofstream(options["--out"]) << json;
-        } else {
-            std::cout << json;
+            attn::kit::write_file_atomically(options["--out"], json);
+        } else if (!(std::cout << json << std::flush)) {
+            throw std::runtime_error("could not write the standard output");
         }
         std::size_t passed = 0;
         for (const auto& verdict : verdicts) passed += verdict.passed;

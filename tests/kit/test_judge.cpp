@@ -7,12 +7,15 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
+#include <sys/stat.h>
 
 namespace {
 
 namespace fs = std::filesystem;
 using attn::kit::golden_store;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 const char* const rows_case = "03_softmax/rows_notebook";
 
@@ -78,6 +81,80 @@ TEST_F(JudgeTest, WritesValidJsonEvenFromInvalidUtf8) {
     const auto json = attn::kit::verdicts_json(store(), attn::kit::judge(store(), results_, "03"));
     EXPECT_THAT(json, HasSubstr("\"case\": \"03_softmax/rows_notebook\""));
     EXPECT_THAT(json, HasSubstr("bad"));
+}
+
+TEST_F(JudgeTest, ADtypeOtherThanTheGoldensFailsNamingBoth) {
+    // The expected weights are float32 (2, 3) or so: the same shape in int64 must not pass.
+    const auto expected = store().load(std::string(rows_case) + "/weights");
+    const auto shape = attn::kit::shape_of(expected);
+    attn::kit::write_npy(
+        results_ / rows_case / "weights.npy",
+        xt::xarray<std::int64_t>(xt::xarray<std::int64_t>::shape_type(shape.begin(), shape.end())));
+    const auto verdict = verdict_of_rows_case();
+    EXPECT_FALSE(verdict.passed);
+    EXPECT_EQ(verdict.reason, "has dtype int64, expected float32");
+}
+
+TEST_F(JudgeTest, TheRunnersLineIsShownPrintableOnOneLine) {
+    std::ofstream(results_ / rows_case / "error.txt")
+        << "bad\x1b[2J\x07\r\tend\x7f \xc2\x9b[31m caf\xc3\xa9\nsecond line\n";
+    EXPECT_EQ(verdict_of_rows_case().reason, "bad?[2J???end? ?[31m caf\xc3\xa9");
+}
+
+TEST_F(JudgeTest, ALongLineOfTheRunnerIsCutBetweenCharacters) {
+    // 399 bytes, then a 2-byte character across the 400-byte cap.
+    std::ofstream(results_ / rows_case / "error.txt")
+        << std::string(399, 'a') << "\xc3\xa9 and more";
+    EXPECT_EQ(verdict_of_rows_case().reason, std::string(399, 'a') + "…");
+}
+
+TEST_F(JudgeTest, AForgedHeaderIsQuotedPrintable) {
+    std::ofstream(results_ / rows_case / "weights.npy")
+        << std::string("\x93NUMPY\x01\x00\x40\x00", 10)
+        << "{'descr': '\x1b]0;pwned\x07', 'fortran_order': False, 'shape': (1,), }       \n";
+    const auto reason = verdict_of_rows_case().reason;
+    EXPECT_THAT(reason, HasSubstr("dtype ?]0;pwned?;"));
+    EXPECT_THAT(reason, Not(HasSubstr("\x1b")));
+}
+
+TEST_F(JudgeTest, AFifoIsNeitherReadNorWaitedOn) {
+    ASSERT_EQ(::mkfifo((results_ / rows_case / "weights.npy").c_str(), 0600), 0);
+    ASSERT_EQ(::mkfifo((results_ / rows_case / "error.txt").c_str(), 0600), 0);
+    EXPECT_THAT(verdict_of_rows_case().reason, HasSubstr("not a plain file"));
+    fs::remove(results_ / rows_case / "weights.npy");
+    EXPECT_THAT(verdict_of_rows_case().reason, HasSubstr("no result: the program stopped"));
+}
+
+TEST(PrintableLineTest, ReplacesControlCharactersAndCapsWithoutSplittingACharacter) {
+    using attn::kit::printable_line;
+    EXPECT_EQ(printable_line("a\tb\x01\x1f\x7f~ \xc2\x80\xc2\x9f\xc2\xa0", 100),
+              "a?b???~ ??\xc2\xa0");
+    EXPECT_EQ(printable_line("abcdef", 6), "abcdef");
+    EXPECT_EQ(printable_line("abcdef", 3), "abc…");
+    EXPECT_EQ(printable_line("ab\xe2\x82\xac", 4), "ab…");  // € cut: dropped whole
+    EXPECT_EQ(printable_line("ab\xf0\x9f\x98\x80"
+                             "c",
+                             5),
+              "ab…");  // 4-byte character
+}
+
+TEST_F(JudgeTest, AVerdictFileIsWrittenWholeOrNotAtAll) {
+    const auto out = results_ / "verdicts.json";
+    std::ofstream(out) << "an older, longer verdict file";
+    attn::kit::write_file_atomically(out, "{}\n");
+    std::ostringstream text;
+    text << std::ifstream(out).rdbuf();
+    EXPECT_EQ(text.str(), "{}\n");
+    EXPECT_FALSE(fs::exists(results_ / "verdicts.json.tmp"));
+
+    const auto nowhere = results_ / "no-such-folder" / "verdicts.json";
+    EXPECT_THAT([&] { attn::kit::write_file_atomically(nowhere, "{}\n"); },
+                ::testing::ThrowsMessage<std::runtime_error>("could not write " + nowhere.string() +
+                                                             ": No such file or directory"));
+    fs::create_directory(results_ / "a-folder");
+    EXPECT_THAT([&] { attn::kit::write_file_atomically(results_ / "a-folder", "{}\n"); },
+                ::testing::ThrowsMessage<std::runtime_error>(HasSubstr("could not write")));
+    EXPECT_FALSE(fs::exists(results_ / "a-folder.tmp"));
 }
 
 }  // namespace

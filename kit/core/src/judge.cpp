@@ -5,14 +5,19 @@
 
 #include <nlohmann/json.hpp>
 
-#include <fstream>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <stdexcept>
+#include <unistd.h>
 
 namespace attn::kit {
 namespace {
 
 namespace fs = std::filesystem;
 
-constexpr std::size_t max_error_line = 400;  // characters of error.txt shown
+constexpr std::size_t max_error_line = 400;    // bytes of error.txt's line shown
+constexpr std::size_t max_npy_problem = 1000;  // bytes of an npy_error shown (it names a path)
 
 comparison failed(std::string reason) {
     comparison verdict;
@@ -29,14 +34,17 @@ bool is_plain_file_inside(const fs::path& path, const fs::path& root) {
     return !error && real.compare(0, base.size(), base) == 0;
 }
 
-// The first line of the runner's error.txt, or "" if there is none.
+// The first line of the runner's error.txt, printable, or "" if there is none.
 std::string runner_error(const fs::path& folder, const fs::path& results) {
     const auto path = folder / "error.txt";
     if (!is_plain_file_inside(path, results)) return "";
-    std::ifstream in(path);
-    std::string line;
-    std::getline(in, line);
-    return line.size() > max_error_line ? line.substr(0, max_error_line) + "…" : line;
+    std::string text;
+    try {
+        text = read_file_start(path, max_error_line + 4);  // enough to know it goes on
+    } catch (const npy_error&) {
+        return "";
+    }
+    return printable_line(text.substr(0, text.find('\n')), max_error_line);
 }
 
 comparison judge_output(const golden_store& cases, const case_entry& entry, const std::string& name,
@@ -56,7 +64,7 @@ comparison judge_output(const golden_store& cases, const case_entry& entry, cons
     try {
         return compare(read_npy(path), expected);
     } catch (const npy_error& error) {
-        return failed(error.what());
+        return failed(printable_line(error.what(), max_npy_problem));
     }
 }
 
@@ -79,6 +87,57 @@ case_verdict judge_case(const golden_store& cases, const case_entry& entry,
         verdict.passed = verdict.passed && verdict.outputs.back().verdict.passed;
     }
     return verdict;
+}
+
+std::string printable_line(const std::string& text, std::size_t max_bytes) {
+    std::size_t end = text.size();
+    if (end > max_bytes) {
+        end = max_bytes;
+        // Back to the start of a UTF-8 sequence cut in two (at most 3 continuation bytes).
+        for (int back = 0;
+             back < 3 && end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80; ++back)
+            --end;
+    }
+    std::string line;
+    line.reserve(end + 3);
+    for (std::size_t i = 0; i < end; ++i) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        const auto next = i + 1 < end ? static_cast<unsigned char>(text[i + 1]) : 0;
+        if (c == 0xC2 && next >= 0x80 && next <= 0x9F) {  // U+0080-U+009F, C1 controls
+            line += '?';
+            ++i;
+        } else {
+            line += c < 0x20 || c == 0x7f ? '?' : static_cast<char>(c);
+        }
+    }
+    return end < text.size() ? line + "…" : line;
+}
+
+void write_file_atomically(const fs::path& path, const std::string& text) {
+    const std::string name = path.string();
+    const std::string temporary = name + ".tmp";
+    const auto fail = [&](int error) {
+        ::unlink(temporary.c_str());
+        return std::runtime_error("could not write " + name + ": " + std::strerror(error));
+    };
+    // Not fsync'd: the rename keeps readers from a partial file, which is what matters here.
+    const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (fd < 0) {
+        const int error = errno;
+        throw std::runtime_error("could not write " + name + ": " + std::strerror(error));
+    }
+    for (std::size_t written = 0; written < text.size();) {
+        const ssize_t done = ::write(fd, text.data() + written, text.size() - written);
+        if (done < 0 && errno == EINTR) continue;
+        if (done <= 0) {
+            const int error = done < 0 ? errno : ENOSPC;
+            ::close(fd);
+            throw fail(error);
+        }
+        written += static_cast<std::size_t>(done);
+    }
+    if (::close(fd) != 0) throw fail(errno);  // NFS and some full disks report only here
+    if (::rename(temporary.c_str(), name.c_str()) != 0) throw fail(errno);
 }
 
 std::string verdicts_json(const golden_store& cases, const std::vector<case_verdict>& verdicts) {

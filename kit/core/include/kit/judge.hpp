@@ -3,7 +3,9 @@
 // The judge links no student code and trusts nothing the student's process wrote: a result
 // file is read only if it is a regular file inside the result folder (no symbolic link to
 // somewhere else), through the bounds-checked .npy reader, and compared by the same
-// kit/compare.hpp the in-process tests use, so both give the same verdict and diagnosis.
+// kit/compare.hpp the in-process tests use, so both give the same verdict and diagnosis. Text
+// taken from the result folder (error.txt's line, what a forged header says) is quoted as one
+// printable line, capped.
 #pragma once
 
 #include "kit/compare.hpp"
@@ -37,6 +39,16 @@ std::vector<case_verdict> judge(const golden_store& cases, const std::filesystem
 // One case, judged from `results`.
 case_verdict judge_case(const golden_store& cases, const case_entry& entry,
                         const std::filesystem::path& results);
+
+// `text` as one line that is safe to print: each control character (below 0x20, 0x7f, and
+// U+0080-U+009F, which a terminal may read as an escape) becomes '?', and text beyond
+// `max_bytes` is cut, never inside a UTF-8 sequence, and marked with "…".
+std::string printable_line(const std::string& text, std::size_t max_bytes);
+
+// Writes `text` to FILE.tmp beside `path`, then renames it to `path`: a reader never sees a
+// half-written file. Throws std::runtime_error("could not write PATH: reason") on any failure
+// (a missing folder, a full disk), leaving no FILE.tmp behind.
+void write_file_atomically(const std::filesystem::path& path, const std::string& text);
 
 // The verdicts as JSON text: {"case_set": ..., "passed": n, "failed": n, "cases": [...]}.
 std::string verdicts_json(const golden_store& cases, const std::vector<case_verdict>& verdicts);

@@ -2,9 +2,11 @@
 //
 // xtensor's xt::load_npy trusts its input: a short file leaves the tensor partly
 // uninitialised and a forged header asks for any amount of memory. The judge reads result
-// files that student code wrote, so every read goes through read_npy, which checks the
-// header against the file's size before copying a byte (parsing the header itself with
-// xtensor's own parser) and accepts only little-endian float32, int64 and bool in C order.
+// files that student code wrote, so every read goes through read_npy: it opens only a regular
+// file (no link followed, a FIFO never waited on), parses the header strictly (its own
+// parser: xtensor's has undefined behaviour on an empty header), checks the shape against
+// overflow and the file's size, and every bool byte, before copying a byte; it accepts only
+// little-endian float32, int64 and bool in C order. Every refusal is an npy_error naming it.
 #pragma once
 
 #include "kit/any_tensor.hpp"
@@ -27,8 +29,13 @@ constexpr std::size_t max_npy_bytes = std::size_t{512} << 20;
 // The tensor in `bytes`. Throws npy_error naming `what` (a path, usually) otherwise.
 any_tensor parse_npy(const std::string& bytes, const std::string& what);
 
-// The file's bytes, at most max_npy_bytes; throws npy_error if it cannot be read.
+// The bytes of the regular file `path`, at most max_npy_bytes; throws npy_error if it cannot be
+// read, is larger, is a symbolic link or is not a regular file (a FIFO, a folder, a device).
 std::string read_file_bytes(const std::filesystem::path& path);
+
+// The first `max_bytes` bytes (or fewer) of the regular file `path`, opened as read_file_bytes
+// opens it: for a text file of untrusted length, such as a runner's error.txt.
+std::string read_file_start(const std::filesystem::path& path, std::size_t max_bytes);
 
 // read_file_bytes + parse_npy.
 any_tensor read_npy(const std::filesystem::path& path);
