@@ -5,6 +5,7 @@
 #include "kit/npy.hpp"
 
 #include <fstream>
+#include <set>
 
 namespace attn::kit {
 namespace {
@@ -36,14 +37,18 @@ private:
 }  // namespace
 
 runner_summary run_cases(const golden_store& cases, const std::filesystem::path& out,
-                         const std::string& only_case) {
+                         const std::vector<std::string>& only_cases) {
     runner_summary summary;
+    std::set<std::string> wanted(only_cases.begin(), only_cases.end());
+    std::filesystem::create_directories(out);  // current-case is written before any case folder
     for (const case_kind& kind : case_kinds()) {
         for (const case_entry* entry : cases.cases(kind.exercise)) {
-            if (entry->kind != kind.kind || (!only_case.empty() && entry->path != only_case)) {
-                continue;
-            }
+            if (entry->kind != kind.kind) continue;
+            if (!only_cases.empty() && wanted.erase(entry->path) == 0) continue;
             ++summary.cases;
+            // Truncated and closed before the case starts: after a crash or a time-out it
+            // names the case that was running.
+            std::ofstream(out / "current-case", std::ios::trunc) << entry->path << '\n';
             const auto folder = out / entry->path;
             std::filesystem::create_directories(folder);
             recording_context context(cases, *entry, folder);
@@ -57,6 +62,7 @@ runner_summary run_cases(const golden_store& cases, const std::filesystem::path&
             }
         }
     }
+    summary.not_found.assign(wanted.begin(), wanted.end());
     return summary;
 }
 
