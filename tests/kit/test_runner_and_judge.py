@@ -8,7 +8,7 @@ For every exercise: the solutions track, run as a runner (`test_exNN_solutions
 case; an untouched stub fails every case, each verdict naming the stub file; and every
 recorded mistake, put in a result folder where a runner would write it, fails with its own
 name. Run by ctest as kit.runner_and_judge on reference_data/ (standard library only); CI
-runs it on a hidden case set too (`tools/record --out DIR --seed N`).
+runs it on a hidden case set too (`tools/record --out DIR`).
 """
 
 import argparse

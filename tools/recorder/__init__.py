@@ -4,7 +4,10 @@ answers a failing test can name. See README.md in this folder.
 
     /usr/bin/python3 tools/record                        rewrite reference_data/
     /usr/bin/python3 tools/record --check                recompute; exit 1 on any difference
-    /usr/bin/python3 tools/record --out DIR --seed N     write a hidden case set into DIR
+    /usr/bin/python3 tools/record --out DIR              write a hidden case set into DIR,
+                                                         keyed by a new DIR/SECRET_KEY
+    /usr/bin/python3 tools/record --out DIR --check      recompute DIR from its SECRET_KEY
+    /usr/bin/python3 tools/record --out DIR --new-key    replace DIR's set and key
 """
 
 import argparse
@@ -14,7 +17,7 @@ from pathlib import Path
 
 import torch
 
-from . import exercises, selfcheck, store
+from . import exercises, hidden_key, selfcheck, store
 from .cases import Exercise
 from .printing import record_printing_samples
 
@@ -22,12 +25,13 @@ ROOT = Path(__file__).resolve().parents[2]
 REFERENCE_DATA = ROOT / "reference_data"
 
 
-def record(catalogue, hidden_seed):
-    """The whole case set in memory: public (hidden_seed None) or hidden."""
-    recording = store.Recording("public" if hidden_seed is None else f"seed {hidden_seed}")
+def record(catalogue, key):
+    """The whole case set in memory: public (key None) or hidden, drawn from `key`."""
+    recording = (store.Recording("public") if key is None
+                 else store.Recording("hidden", key_id=hidden_key.identifier(key)))
     for exercise_id, folder, recorder in exercises.registered(catalogue):
-        recorder(Exercise(exercise_id, folder, hidden_seed, recording))
-    if hidden_seed is None:
+        recorder(Exercise(exercise_id, folder, key, recording))
+    if key is None:
         record_printing_samples(recording)
     return recording
 
@@ -38,7 +42,7 @@ def shown(folder):
     return folder.relative_to(ROOT).as_posix() if folder.is_relative_to(ROOT) else str(folder)
 
 
-def hidden_folder_problem(folder):
+def hidden_folder_problem(folder, new_key):
     """Why a hidden case set may not be written into `folder`, or None."""
     folder, reference = folder.resolve(), REFERENCE_DATA.resolve()
     if folder.is_relative_to(reference) or reference.is_relative_to(folder):
@@ -47,24 +51,56 @@ def hidden_folder_problem(folder):
     if folder.exists() and any(folder.iterdir()) and not store.is_case_set(folder):
         return (f"refusing to write into {folder}: it is not empty and holds no case set "
                 "written by tools/record; choose a new or empty folder")
+    # Its key is the only way to re-derive (and --check) a set: never replaced by accident.
+    if (folder / hidden_key.KEY_FILE).exists() and not new_key:
+        return (f"refusing to overwrite the hidden case set in {folder}, keyed by its "
+                f"{hidden_key.KEY_FILE}: add --new-key to replace set and key, or --check it")
     return None
 
 
 def parse(argv):
     parser = argparse.ArgumentParser(prog="tools/record", description=__doc__.split("\n\n")[0])
+
+    def refuse(message):  # one line, so a script's log says what to do
+        parser.exit(2, f"tools/record: error: {message}\n")
+
     parser.add_argument("--check", action="store_true",
                         help="recompute every golden in memory and compare byte for byte; "
                              "exit 1 on any difference or failed self-check")
     parser.add_argument("--out", type=Path, metavar="DIR",
-                        help="write a hidden case set (drawn cases only) into DIR, with --seed")
-    parser.add_argument("--seed", type=int, metavar="N",
-                        help="the seed a hidden case set's shapes and values are drawn from")
+                        help="write a hidden case set (drawn cases only) into DIR, its cases "
+                             "drawn from a new random key kept in DIR/SECRET_KEY; with --check, "
+                             "recompute the set in DIR from its key")
+    parser.add_argument("--new-key", action="store_true",
+                        help="with --out: replace a hidden set already in DIR, and its key")
+    # Gone: seeds from a small number could be guessed. Kept only to say so to old scripts.
+    parser.add_argument("--seed", nargs="?", const="", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    if (args.out is None) != (args.seed is None):
-        parser.error("--out and --seed go together: --out DIR --seed N writes a hidden case set")
-    if args.out is not None and not args.check and (problem := hidden_folder_problem(args.out)):
-        parser.error(problem)
+    if args.seed is not None:
+        refuse("--seed is gone: hidden case sets are now keyed by a secret; record one with "
+               f"`tools/record --out DIR` (its key is kept in DIR/{hidden_key.KEY_FILE})")
+    if args.new_key and (args.out is None or args.check):
+        refuse("--new-key goes with --out DIR (and no --check): it replaces a hidden set's key")
+    if args.out is not None and not args.check and (
+            problem := hidden_folder_problem(args.out, args.new_key)):
+        refuse(problem)
     return args
+
+
+def stored_key(folder):
+    """The key of the hidden set in `folder`, for --check; SystemExit saying why when none."""
+    try:
+        return hidden_key.read(folder)
+    except ValueError as error:
+        recorded_with_seed = ""
+        try:
+            case_set = json.loads((folder / store.MANIFEST).read_text(encoding="utf-8"))["case_set"]
+            if str(case_set).startswith("seed "):
+                recorded_with_seed = (f" ({shown(folder)} was recorded with the old --seed, "
+                                      "whose cases can be guessed: record a new set)")
+        except (OSError, ValueError, KeyError, TypeError):
+            pass
+        raise SystemExit(f"tools/record: error: {error}{recorded_with_seed}") from None
 
 
 def main(argv=None):
@@ -72,7 +108,13 @@ def main(argv=None):
     catalogue = json.loads((ROOT / "exercises.json").read_text(encoding="utf-8"))
     torch.set_num_threads(1)  # one thread: the same summation order on every run
     folder = REFERENCE_DATA if args.out is None else args.out
-    recording = record(catalogue, args.seed)
+    if args.out is None:
+        key = None
+    elif args.check:
+        key = stored_key(folder)
+    else:
+        key = hidden_key.new()
+    recording = record(catalogue, key)
     for note in recording.notes:
         print(note)
     problems, goldens, mistakes = selfcheck.verify(recording.files, recording.entries,
@@ -96,7 +138,11 @@ def main(argv=None):
     if problems:
         print(f"record: nothing written; {summary}")
         return 1
+    if key is not None:
+        hidden_key.write(folder, key)  # before the goldens: no set on disk without its key
     store.write(recording, folder)
+    about = ("public case set" if key is None else
+             f"hidden case set, key {recording.key_id} in {shown(folder)}/{hidden_key.KEY_FILE}")
     print(f"record: wrote {len(recording.files)} files and {shown(folder)}/{store.MANIFEST} "
-          f"({recording.case_set} case set); {summary}")
+          f"({about}); {summary}")
     return 0

@@ -15,7 +15,6 @@ Recording a case (record_case):
      note, as a failing test could not tell the two apart.
 """
 
-import hashlib
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Callable, Optional
@@ -23,6 +22,7 @@ from typing import Callable, Optional
 import numpy as np
 import torch
 
+from . import hidden_key
 from .bounds import Tracked
 from .mistakes import loop_slips, placeholders
 from .tolerance import distance
@@ -91,7 +91,7 @@ class Case:
 
 class Draw:
     """Where a drawn case's shapes and values come from: in the public set its fixed sizes
-    and seed, in a hidden set sizes and values drawn from a seed derived from --seed."""
+    and seed, in a hidden set sizes and values drawn from a seed derived from the set's key."""
 
     def __init__(self, seed, hidden):
         self.hidden = hidden
@@ -122,23 +122,28 @@ class Exercise:
     """What an exercise recorder is given: adds the exercise's cases to the case set being
     recorded. Notebook cases are public only; drawn cases are in every case set."""
 
-    def __init__(self, exercise_id, folder, hidden_seed, recording):
+    def __init__(self, exercise_id, folder, key, recording):
         self.id, self.folder = exercise_id, folder
-        self.hidden_seed, self.recording = hidden_seed, recording
+        self.key, self.recording = key, recording  # key: a hidden set's secret; None: public
+
+    @property
+    def public(self):
+        """Whether this is the public case set (notebook cases and printed checks included)."""
+        return self.key is None
 
     def notebook(self, name, kind, source, tolerance=None, **inputs):
         """A case on the notebook's own data (`inputs` by name; ints become int64).
         `tolerance`: {output: (factor, reason)} for a golden that needs its own factor."""
-        if self.hidden_seed is None:
+        if self.public:
             self._record(name, kind, source, None, inputs, tolerance)
 
     def drawn(self, name, kind, source, make, seed=None, tolerance=None):
         """A case whose inputs are make(draw): in the public set drawn with `seed` (None when
-        `make` draws nothing there), in a hidden set with a seed derived from --seed."""
-        if self.hidden_seed is not None:
-            text = f"seed {self.hidden_seed}: {self.folder}/{name}".encode()
-            seed = int.from_bytes(hashlib.sha256(text).digest()[:4], "big")
-        draw = Draw(seed, hidden=self.hidden_seed is not None)
+        `make` draws nothing there), in a hidden set with a seed derived from the set's key
+        and the case's name (hidden_key.case_seed)."""
+        if not self.public:
+            seed = hidden_key.case_seed(self.key, f"{self.folder}/{name}")
+        draw = Draw(seed, hidden=not self.public)
         self._record(name, kind, source, seed, make(draw), tolerance)
 
     def _record(self, name, kind, source, seed, inputs, tolerance):

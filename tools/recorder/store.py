@@ -40,8 +40,9 @@ def load(data):
 class Recording:
     """The files and manifest of one case set, built in memory."""
 
-    def __init__(self, case_set):
-        self.case_set = case_set  # "public", or "seed 7" for a hidden set
+    def __init__(self, case_set, key_id=None):
+        self.case_set = case_set  # "public" or "hidden"
+        self.key_id = key_id      # a hidden set's hidden_key.identifier; None for the public
         self.files = {}           # path relative to the case set's folder -> .npy bytes
         self.entries = {}         # the same path -> its manifest entry
         self.cases = {}           # "01_dot_scores/odd_shape" -> its manifest entry
@@ -61,6 +62,7 @@ class Recording:
             "format_version": 2,
             "about": ABOUT,
             "case_set": self.case_set,
+            **({} if self.key_id is None else {"key_id": self.key_id}),
             "torch_version": torch.__version__.split("+")[0],
             "numpy_version": np.__version__,
             "tolerance": {"atol": ATOL, "rtol": RTOL},

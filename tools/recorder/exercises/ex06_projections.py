@@ -137,7 +137,7 @@ def column_data(d_out, D, N, square=False):
 
 @recorder("06")
 def record(exercise):
-    if exercise.hidden_seed is None:
+    if exercise.public:
         trainable.check_printed()
     for seed in (42, 123):
         step = trainable.RowStep(seed)

@@ -95,7 +95,7 @@ public:
     static const golden_store& instance();
 
     const std::filesystem::path& root() const { return root_; }
-    const std::string& case_set() const { return case_set_; }  // "public", "seed 7", ...
+    const std::string& case_set() const { return case_set_; }  // "public", "hidden", ...
 
     // `name` with or without ".npy". Throws golden_error if the manifest has no such file.
     const golden_file& file(const std::string& name) const;
