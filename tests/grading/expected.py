@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """tests/grading/expected.py — the gradebook the synthetic class deserves, in numbers.
 
-    tests/grading/expected.py [--cases DIR ...] [--rubric FILE] [--unsandboxed] [--only NAME ...]
-                              [--json] [--check GRADEBOOK]
+    tests/grading/expected.py [--cases DIR ...] [--rubric FILE] [--unsandboxed | --no-namespaces]
+                              [--fast] [--only NAME ...] [--json] [--check GRADEBOOK]
 
 expected.json says per student and exercise which cases pass ("all", "none",
 "notebook_only"); this counts those cases in the case set(s) graded (each DIR's MANIFEST.json;
@@ -13,11 +13,19 @@ passed / cases rounded to 0.01; `--rubric FILE` is tools/grade's JSON, {"points"
 
 Prints the expected gradebook as CSV (id,total,max,<exercise ids>,status), or as JSON with
 --json. --check GRADEBOOK compares a grader's gradebook.csv with it, every cell: the same
-students, total, max, each exercise's points (to 0.01) and status; lines starting with '#' are
-comments; an exercise column may be named "01", "ex01" or "01_dot_scores". Exits 1 on any
-difference, listing each. --unsandboxed: the class without the students marked "needs_root"
-(what a grader not run as root can be expected to grade right); --only NAME: those students
-alone (make_class.py --only wrote just them). Importable: expected_gradebook(case_dirs, rubric) -> rows.
+students, total, max, each exercise's points (to 0.01) and status; the header row may come
+first or after lines starting with '#' (comments); an exercise column may be named "01",
+"ex01" or "01_dot_scores". A student whose folder is not its name (expected.json's "folder")
+is the row of that id; where the folder's name is not printable (a newline, bytes that are
+not UTF-8) the grader shows it changed, and its row is the one whose id ends in "~" and the
+first 8 hex digits of the sha256 of the name's bytes. Exits 1 on any difference, listing each.
+
+--unsandboxed: the class without the students marked "needs_root" or "needs_namespaces" (what
+a grader not run as root can be expected to grade right); --no-namespaces: without those marked
+"needs_namespaces" (a grader run as root where namespaces are refused, tools/grade
+--without-namespaces), and with a student's "status_without_namespaces" where it has one;
+--fast: without those marked "slow" (make_class.py --fast); --only NAME: those students alone
+(make_class.py --only wrote just them). Importable: expected_gradebook(case_dirs, rubric) -> rows.
 Standard library only.
 """
 
@@ -25,7 +33,9 @@ from __future__ import annotations
 
 import argparse
 import csv
+import hashlib
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -75,14 +85,24 @@ def exercise_points(points: float, passed: int, total: int, partial: bool) -> fl
     return round(points * passed / total, 2)
 
 
+def leave_out(spec: dict, unsandboxed=False, no_namespaces=False, fast=False) -> bool:
+    """Whether a student sits out a run: not root (needs_root, needs_namespaces), no namespaces
+    (needs_namespaces), or a fast run (slow)."""
+    needs = (["needs_root", "needs_namespaces"] if unsandboxed else
+             ["needs_namespaces"] if no_namespaces else [])
+    return any(key in spec for key in needs) or (fast and spec.get("slow", False))
+
+
 def expected_gradebook(case_dirs=None, rubric=None, expected_file=HERE / "expected.json",
-                       root: Path = ROOT, unsandboxed=False, only=None):
-    """{student: {"total", "max", "points": {id: float}, "status", "passed": {id: (n, of)}}}"""
+                       root: Path = ROOT, unsandboxed=False, only=None, no_namespaces=False,
+                       fast=False):
+    """{student: {"total", "max", "points": {id: float}, "status", "passed": {id: (n, of)},
+    "folder"}}"""
     case_dirs = case_dirs or [root / "reference_data"]
     rubric = rubric or load_rubric(None)
     expected = json.loads(Path(expected_file).read_text(encoding="utf-8"))["students"]
-    if unsandboxed:
-        expected = {name: spec for name, spec in expected.items() if "needs_root" not in spec}
+    expected = {name: spec for name, spec in expected.items()
+                if not leave_out(spec, unsandboxed, no_namespaces, fast)}
     if only:
         unknown = sorted(set(only) - set(expected))
         if unknown:
@@ -93,7 +113,10 @@ def expected_gradebook(case_dirs=None, rubric=None, expected_file=HERE / "expect
     rows = {}
     for student, spec in expected.items():
         rules = spec["exercises"]
-        row = {"points": {}, "passed": {}, "status": spec["status"], "max": 0.0}
+        status = spec.get("status_without_namespaces", spec["status"]) if no_namespaces \
+            else spec["status"]
+        row = {"points": {}, "passed": {}, "status": status, "max": 0.0,
+               "folder": spec.get("folder", student)}
         for ex in ids:
             rule = rules.get(ex, rules.get("*"))
             if rule is None:
@@ -110,18 +133,41 @@ def expected_gradebook(case_dirs=None, rubric=None, expected_file=HERE / "expect
 
 
 def class_mismatch(expected_file=HERE / "expected.json") -> str:
-    """'' if expected.json and make_class.py name the same students with the same layouts."""
+    """'' if expected.json and make_class.py name the same students with the same layouts and
+    folders."""
     sys.path.insert(0, str(HERE))
     import make_class  # noqa: E402  (this folder, on the path just now)
     expected = json.loads(Path(expected_file).read_text(encoding="utf-8"))["students"]
-    made = {name: layout for name, (layout, _, _) in make_class.STUDENTS.items()}
-    told = {name: spec.get("layout") for name, spec in expected.items()}
+    made = {name: (layout, make_class.folder_of(name))
+            for name, (layout, _, _) in make_class.STUDENTS.items()}
+    told = {name: (spec.get("layout"), spec.get("folder", name)) for name, spec in expected.items()}
     if made != told:
         return (f"expected.json and make_class.py disagree: only in make_class.py "
                 f"{sorted(set(made) - set(told))}, only in expected.json "
-                f"{sorted(set(told) - set(made))}, layouts differ "
+                f"{sorted(set(told) - set(made))}, layouts or folders differ "
                 f"{sorted(n for n in set(made) & set(told) if made[n] != told[n])}")
     return ""
+
+
+def printable_name(folder: str) -> bool:
+    """Whether the grader shows a folder's name as it is (printable text, one line)."""
+    return folder.isprintable() and folder not in (".", "..") and "/" not in folder
+
+
+def shown_id(row) -> str:
+    """The id a gradebook shows for the student: its folder's name, or, where that is not
+    printable, what the grader makes of it (something printable) ending in ~ and a hash."""
+    folder = row["folder"]
+    if printable_name(folder):
+        return folder
+    return "...~" + hashlib.sha256(os.fsencode(folder)).hexdigest()[:8]
+
+
+def is_row_of(row, ident: str) -> bool:
+    shown = shown_id(row)
+    if shown.startswith("...~"):
+        return ident.endswith(shown[3:]) and ident.isprintable()
+    return ident == shown
 
 
 def number(value: float) -> str:
@@ -131,7 +177,9 @@ def number(value: float) -> str:
 def as_csv(rows, ids) -> str:
     lines = ["id,total,max," + ",".join(ids) + ",status"]
     for student, row in rows.items():
-        lines.append(",".join([student, number(row["total"]), number(row["max"])]
+        ident = shown_id(row)
+        lines.append(",".join([ident if ident.isprintable() and "," not in ident else student,
+                               number(row["total"]), number(row["max"])]
                               + [number(row["points"][ex]) for ex in ids] + [row["status"]]))
     return "\n".join(lines) + "\n"
 
@@ -157,12 +205,19 @@ def check(rows, gradebook: Path, ids, names) -> list[str]:
             problems.append(f"no column {needed!r}")
     if problems:
         return problems
-    seen = {}
-    for line in table:
-        seen[line["id"]] = line
-    problems += [f"{student}: missing from the gradebook" for student in rows if student not in seen]
-    problems += [f"{student}: in the gradebook but not in the class" for student in seen
-                 if student not in rows]
+    seen, claimed = {}, set()
+    for student, row in rows.items():
+        mine = [line for line in table if is_row_of(row, line["id"])]
+        if len(mine) > 1:
+            problems.append(f"{student}: {len(mine)} rows in the gradebook "
+                            f"({', '.join(line['id'] for line in mine)})")
+        if mine:
+            seen[student] = mine[0]
+            claimed.update(line["id"] for line in mine)
+        else:
+            problems.append(f"{student}: missing from the gradebook (id {shown_id(row)!r})")
+    problems += [f"{line['id']!r}: in the gradebook but not in the class" for line in table
+                 if line["id"] not in claimed]
 
     def differs(got, want):
         try:
@@ -193,8 +248,13 @@ def main(argv=None):
     parser.add_argument("--cases", action="append", type=Path, metavar="DIR",
                         help="a case set graded (repeatable; default: reference_data)")
     parser.add_argument("--rubric", type=Path, help="tools/grade's rubric JSON")
-    parser.add_argument("--unsandboxed", action="store_true",
-                        help='leave out the students marked "needs_root"')
+    sandbox = parser.add_mutually_exclusive_group()
+    sandbox.add_argument("--unsandboxed", action="store_true",
+                         help='leave out the students marked "needs_root" or "needs_namespaces"')
+    sandbox.add_argument("--no-namespaces", action="store_true",
+                         help='leave out the students marked "needs_namespaces" (a grader as root '
+                              'without namespaces), with their "status_without_namespaces"')
+    parser.add_argument("--fast", action="store_true", help='leave out the students marked "slow"')
     parser.add_argument("--only", action="append", metavar="NAME",
                         help="only this student (repeatable)")
     parser.add_argument("--json", action="store_true", help="print JSON, not CSV")
@@ -205,7 +265,7 @@ def main(argv=None):
     ids = [exercise["id"] for exercise in exercises]
     names = {exercise["id"]: Path(exercise["goldens"]).name for exercise in exercises}
     rows = expected_gradebook(args.cases, load_rubric(args.rubric), unsandboxed=args.unsandboxed,
-                              only=args.only)
+                              only=args.only, no_namespaces=args.no_namespaces, fast=args.fast)
     mismatch = class_mismatch()
     if mismatch:
         print(mismatch)

