@@ -103,19 +103,19 @@ def namespaces_problem() -> str | None:
 
 
 def _uids_running() -> set:
-    """The real uids of every process on the machine."""
+    """The real uids of every live process on the machine. A zombie is left out: it runs
+    nothing, holds nothing but its pid, and only its parent (maybe not ours) can reap it."""
     uids = set()
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
         try:
             with open(f"/proc/{entry}/status", encoding="ascii", errors="replace") as status:
-                for line in status:
-                    if line.startswith("Uid:"):
-                        uids.add(int(line.split()[1]))
-                        break
+                fields = dict(line.split(":", 1) for line in status if ":" in line)
         except OSError:
             continue
+        if "Uid" in fields and not fields.get("State", "").strip().startswith("Z"):
+            uids.add(int(fields["Uid"].split()[0]))
     return uids
 
 

@@ -67,57 +67,81 @@ def ctest_summary(ctest: build.CtestRun) -> list:
                + (f" ({result.message})" if result.message else "") for result in failed])
 
 
-def grade_synthetic_class(kit: Kit) -> bool:
-    """tests/grading/make_class.py, tools/grade, expected.py --check: the grader's own test.
-    As root the whole class, in the sandbox. The students whose attack only the sandbox's uid
-    change stops (expected.json's "needs_root") sit out as another user, and those only its
-    namespaces stop ("needs_namespaces") where the machine refuses them (a chroot, a
-    container): their checks are said to be NOT RUN, never passed."""
+def grade_synthetic_class(kit: Kit, slow: bool = False) -> bool:
+    """tests/grading/make_class.py, tools/grade, expected.py --check: the grader's own test,
+    run from a clone of the kit's HEAD (what the grader grades with; edits in this working
+    tree, a student's or a maintainer's uncommitted ones, neither count nor get in the way).
+    As root the whole class, in the sandbox, then tests/grading/leftovers.py: nothing of a
+    sandbox uid left anywhere, the clone and the class byte for byte unchanged. The students
+    whose attack only the sandbox's uid change stops (expected.json's "needs_root") sit out as
+    another user, and those only its namespaces stop ("needs_namespaces") where the machine
+    refuses them (a chroot, a container): their checks are said to be NOT RUN, never passed.
+    The "slow" ones (a compile that never ends: minutes of limits) only with `slow`."""
     from grader.sandbox import isolation, namespaces_problem  # tools/ is on the path
 
-    grading = kit.root / "tests" / "grading"
     if not (kit.root / ".git").exists():
         say("kit test: grading the synthetic class skipped: tools/grade builds the kit's git "
             "HEAD, and this copy has no .git")
         return True
     mode = isolation()
-    students = json.loads((grading / "expected.json").read_text(encoding="utf-8"))["students"]
-    needs = ["needs_root"] if mode == "none" else ["needs_namespaces"] if mode == "uid" else []
-    left_out = [name for name, spec in students.items() if any(key in spec for key in needs)]
-    why = {"none": "not root: no sandbox",
-           "uid": f"no namespaces here ({namespaces_problem()}); graded --without-namespaces"}
-    say(f"kit test: grading the synthetic class (tests/grading/, {len(students) - len(left_out)} "
-        f"students) with tools/grade ...")
-    if left_out:
-        say(f"  NOT RUN ({why[mode]}): the checks of {', '.join(left_out)}")
     # Under /tmp (searchable by all), 0711: the sandbox's uid must pass through to --out.
     work = Path(tempfile.mkdtemp(prefix="attn-grading."))
+    os.chmod(work, 0o711)
     try:
-        os.chmod(work, 0o711)
-        make = [sys.executable, str(grading / "make_class.py"), str(work / "class")]
+        clone = work / "kit"
+        code, output = build.run_command(["git", "clone", "--quiet", "--shared", str(kit.root),
+                                          str(clone)], kit.root)
+        if code != 0:
+            say(output.rstrip())
+            return False
+        grading = clone / "tests" / "grading"
+        students = json.loads((grading / "expected.json").read_text(encoding="utf-8"))["students"]
+        needs = ["needs_root"] if mode == "none" else ["needs_namespaces"] if mode == "uid" else []
+        left_out = [name for name, spec in students.items() if any(key in spec for key in needs)]
+        why = {"none": "not root: no sandbox",
+               "uid": f"no namespaces here ({namespaces_problem()}); graded --without-namespaces"}
+        slow_ones = [name for name, spec in students.items()
+                     if spec.get("slow") and name not in left_out and not slow]
+        say(f"kit test: grading the synthetic class (tests/grading/, "
+            f"{len(students) - len(left_out) - len(slow_ones)} students) with tools/grade ...")
+        if left_out:
+            say(f"  NOT RUN ({why[mode]}): the checks of {', '.join(left_out)}")
+        if slow_ones:
+            say(f"  left out (slow; tools/kit test --full grades them): {', '.join(slow_ones)}")
+        graded, klass = work / "graded", work / "class"
+        make = [sys.executable, str(grading / "make_class.py"), str(klass)]
         for name in students:
-            if name not in left_out:
+            if name not in left_out and name not in slow_ones:
                 make += ["--only", name]
         expected = [sys.executable, str(grading / "expected.py"), "--check",
-                    str(work / "graded" / "gradebook.csv")]
+                    str(graded / "gradebook.csv")]
         expected += {"none": ["--unsandboxed"], "uid": ["--no-namespaces"]}.get(mode, [])
-        steps = [make,
-                 [sys.executable, str(kit.root / "tools" / "grade"), str(work / "class"),
-                  "--out", str(work / "graded"), "--jobs", str(os.cpu_count() or 2)]
-                 + (["--without-namespaces"] if mode == "uid" else []),
-                 expected]
+        expected += [] if slow else ["--fast"]
+        leftovers = [sys.executable, str(grading / "leftovers.py")]
+        where = [str(work / "leftovers.json"), "--kit", str(clone), "--class", str(klass)]
+        steps = [make] + ([leftovers + ["snapshot"] + where] if mode != "none" else []) + [
+            [sys.executable, str(clone / "tools" / "grade"), str(klass),
+             "--out", str(graded), "--jobs", str(os.cpu_count() or 2)]
+            + (["--without-namespaces"] if mode == "uid" else []),
+            expected]
+        if mode != "none":  # only root sees every sandbox uid's files and IPC objects
+            steps.append(leftovers + ["check"] + where + ["--out", str(graded)])
         for step in steps:
-            code, output = build.run_command(step, kit.root)
+            code, output = build.run_command(step, clone)
             if code != 0:
                 say(output.rstrip()[-6000:])
                 return False
-        say("  " + output.strip().splitlines()[-1])
+            if step is expected:
+                say("  " + output.strip().splitlines()[-1])
+        if mode != "none":
+            say("  " + output.strip().splitlines()[-1])
         return True
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
 
-def run(kit: Kit, preset: str, goldens_check: bool, grading: bool = True) -> int:
+def run(kit: Kit, preset: str, goldens_check: bool, grading: bool = True,
+        full: bool = False) -> int:
     if not setup.install(kit, with_grader=grading and os.geteuid() == 0):
         return 1
     say(f"kit test: building both tracks and the kit's tests (preset {preset}) ...")
@@ -162,6 +186,6 @@ def run(kit: Kit, preset: str, goldens_check: bool, grading: bool = True) -> int
             say(output.rstrip())
             ok &= code == 0
     if grading:
-        ok &= grade_synthetic_class(kit)
+        ok &= grade_synthetic_class(kit, slow=full)
     say("kit test: all checks passed" if ok else "kit test: FAILED")
     return 0 if ok else 1
