@@ -44,6 +44,20 @@ class JunitTest(unittest.TestCase):
         for name in ("ex07.exercises", "ex09.exercises", "ex10.exercises"):
             self.assertTrue(self.results[name].passed, name)
 
+    def test_a_test_that_exits_77_is_skipped_not_passed(self):
+        # What ctest 3.25 writes for a test with SKIP_RETURN_CODE 77 that exited 77.
+        with tempfile.TemporaryDirectory() as folder:
+            junit = Path(folder) / "junit.xml"
+            junit.write_text(
+                '<?xml version="1.0" encoding="UTF-8"?>\n<testsuite name="(empty)" tests="1" '
+                'failures="0" disabled="0" skipped="1">\n<testcase name="kit.grade_sandbox_'
+                'namespaces" classname="kit.grade_sandbox_namespaces" time="0.002" '
+                'status="notrun">\n<skipped message="SKIP_RETURN_CODE=77"/>\n<system-out>no '
+                'namespaces\n</system-out>\n</testcase>\n</testsuite>\n', encoding="utf-8")
+            result = reports.read_junit(junit)["kit.grade_sandbox_namespaces"]
+        self.assertEqual((result.passed, result.skipped), (False, True))
+        self.assertFalse(self.results["ex06.exercises"].skipped)  # a missing program fails
+
     def test_no_junit_file_means_no_results(self):
         self.assertEqual(reports.read_junit(Path(tempfile.gettempdir()) / "no-such.xml"), {})
 

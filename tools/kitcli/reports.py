@@ -34,6 +34,12 @@ class CtestResult:
     def passed(self) -> bool:
         return self.status == "run"
 
+    @property
+    def skipped(self) -> bool:
+        """It ran and said it could not test here (exit 77: SKIP_RETURN_CODE), e.g. no
+        namespaces in a chroot: neither passed nor failed."""
+        return self.status == "notrun" and "SKIP_RETURN_CODE" in self.message
+
 
 def read_junit(path: Path) -> dict:
     """{ctest test name: CtestResult} from ctest's JUnit file; {} if it has none."""
