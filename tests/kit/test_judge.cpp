@@ -1,5 +1,6 @@
 // tests/kit/test_judge.cpp — the judge decides from result files alone, and trusts none of
 // what the runner's process could have forged.
+#include "attn/tensor.hpp"
 #include "kit/judge.hpp"
 #include "kit/npy.hpp"
 
@@ -74,6 +75,64 @@ TEST_F(JudgeTest, AForgedFileFailsWithAReason) {
     const auto verdict = verdict_of_rows_case();
     EXPECT_FALSE(verdict.passed);
     EXPECT_THAT(verdict.reason, HasSubstr("not a readable .npy file"));
+    // Named as the student's program wrote it, not where the grader keeps its results.
+    EXPECT_THAT(verdict.reason, HasSubstr("03_softmax/rows_notebook/weights.npy"));
+    EXPECT_THAT(verdict.reason, Not(HasSubstr(results_.string())));
+}
+
+// A hidden case: what the verdict says of a wrong result, `shown` and `withheld`.
+class HiddenJudgeTest : public JudgeTest {
+protected:
+    attn::kit::comparison verdict_with(attn::kit::expected_values shown) const {
+        for (const auto& verdict : attn::kit::judge(store(), results_, "03", shown)) {
+            if (verdict.case_path == rows_case) return verdict.outputs.at(0).verdict;
+        }
+        ADD_FAILURE() << "no verdict for " << rows_case;
+        return {};
+    }
+    static attn::kit::any_tensor expected_weights() {
+        return store().load(std::string(rows_case) + "/weights");
+    }
+};
+
+TEST_F(HiddenJudgeTest, AWrongValueIsLocatedWithoutTheExpectedValue) {
+    auto wrong = std::get<xt::xarray<float>>(expected_weights());
+    wrong += 0.5F;
+    attn::kit::write_npy(results_ / rows_case / "weights.npy", attn::kit::any_tensor(wrong));
+    const auto shown = verdict_with(attn::kit::expected_values::shown);
+    ASSERT_THAT(shown.reason, HasSubstr(", expected "));  // what the public feedback says
+    ASSERT_THAT(shown.details, Not(::testing::IsEmpty()));
+
+    const auto withheld = verdict_with(attn::kit::expected_values::withheld);
+    EXPECT_FALSE(withheld.passed);
+    EXPECT_THAT(withheld.reason, HasSubstr("values differ; worst at ["));
+    EXPECT_THAT(withheld.reason, HasSubstr("beyond the tolerance"));
+    EXPECT_THAT(withheld.reason, Not(HasSubstr("expected")));
+    EXPECT_EQ(withheld.details, "");
+    const auto json = attn::kit::verdicts_json(
+        store(), attn::kit::judge(store(), results_, "03", attn::kit::expected_values::withheld));
+    EXPECT_THAT(json, Not(HasSubstr("tensor(")));  // no tensor printed, either one
+}
+
+TEST_F(HiddenJudgeTest, AShapeMismatchDoesNotTellTheExpectedShape) {
+    attn::kit::write_npy(results_ / rows_case / "weights.npy",
+                         attn::kit::any_tensor(xt::xarray<float>({1.0F, 2.0F, 3.0F, 4.0F, 5.0F})));
+    const auto shape = attn::shape_string(attn::kit::shape_of(expected_weights()));
+    EXPECT_THAT(verdict_with(attn::kit::expected_values::shown).reason, HasSubstr(shape));
+    const auto withheld = verdict_with(attn::kit::expected_values::withheld);
+    EXPECT_EQ(withheld.reason, "has shape (5,), not the expected shape");
+    EXPECT_EQ(withheld.details, "");
+}
+
+TEST_F(HiddenJudgeTest, ARecordedMistakeIsStillNamed) {
+    attn::kit::write_npy(results_ / rows_case / "weights.npy",
+                         attn::kit::read_npy(store().root() / rows_case / "mistakes" /
+                                             "weights.first_column_unfilled.npy"));
+    const auto withheld = verdict_with(attn::kit::expected_values::withheld);
+    EXPECT_FALSE(withheld.passed);
+    EXPECT_NE(withheld.mistake, "");
+    EXPECT_NE(withheld.hint, "");
+    EXPECT_THAT(withheld.reason, Not(HasSubstr("expected")));
 }
 
 TEST_F(JudgeTest, WritesValidJsonEvenFromInvalidUtf8) {

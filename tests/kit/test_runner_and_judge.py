@@ -29,12 +29,23 @@ CASES = ROOT / "reference_data"  # or --cases
 MANIFEST = {}
 
 
+def hidden():
+    """A hidden set (tools/record --out) is judged as the grader judges it: --hide-expected."""
+    return MANIFEST.get("case_set") == "hidden"
+
+
 def judge(bin_dir, results, exercise):
     out = results / "verdicts.json"
     subprocess.run([str(bin_dir / "attn_judge"), "--cases", str(CASES), "--results", str(results),
-                    "--exercise", exercise["id"], "--out", str(out)],
+                    "--exercise", exercise["id"], "--out", str(out)]
+                   + (["--hide-expected"] if hidden() else []),
                    check=True, capture_output=True)
     return json.loads(out.read_text(encoding="utf-8"))["cases"]
+
+
+def shows_expected(output):
+    """Whether a failed output of a hidden case tells anything of the expected tensor."""
+    return hidden() and (output["details"] or ", expected " in output["reason"])
 
 
 def run_track(bin_dir, exercise, track, results):
@@ -96,7 +107,28 @@ def check_mistakes(bin_dir, exercise, scratch):
                 if output["passed"] or output["mistake"] != name:
                     problems.append(f"mistake {name!r} on {verdict['case']} {output['name']}: "
                                     f"judged {'passed' if output['passed'] else output['mistake']!r}")
+                if shows_expected(output):
+                    problems.append(f"hidden case {verdict['case']} {output['name']} shows the "
+                                    f"expected tensor: {output['reason']}")
         round_number += 1
+
+
+def check_command_line(bin_dir):
+    """attn_judge takes --hide-expected as a bare flag, and refuses an unknown option with its
+    usage line and exit status 2. Returns whether something is wrong."""
+    with tempfile.TemporaryDirectory() as results:
+        hide = subprocess.run([str(bin_dir / "attn_judge"), "--hide-expected", "--cases",
+                               str(CASES), "--results", results, "--exercise", "01"],
+                              capture_output=True, text=True)
+        unknown = subprocess.run([str(bin_dir / "attn_judge"), "--cases", str(CASES),
+                                  "--results", results, "--show-everything"],
+                                 capture_output=True, text=True)
+    problems = ([f"--hide-expected: exit {hide.returncode}: {hide.stderr.strip()}"]
+                if hide.returncode != 0 or '"cases"' not in hide.stdout else [])
+    if unknown.returncode != 2 or not unknown.stderr.startswith("usage: attn_judge"):
+        problems.append(f"an unknown option: exit {unknown.returncode}: {unknown.stderr.strip()}")
+    print("attn_judge's command line: " + ("ok" if not problems else "; ".join(problems)))
+    return bool(problems)
 
 
 def main():
@@ -107,7 +139,7 @@ def main():
     args = parser.parse_args()
     CASES = args.cases.resolve()
     MANIFEST = json.loads((CASES / "MANIFEST.json").read_text(encoding="utf-8"))
-    failed = False
+    failed = check_command_line(args.bin)
     with tempfile.TemporaryDirectory() as scratch:
         for exercise in KIT.exercises:
             problems = check_exercise(args.bin, exercise, Path(scratch) / exercise["id"])

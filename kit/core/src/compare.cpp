@@ -163,11 +163,15 @@ comparison compare(const any_tensor& actual, const expected_golden& expected) {
     const auto expected_shape = shape_of(expected.tensor);
     if (!same_type_and_shape(actual, expected.tensor)) {
         name_the_mistake(verdict, diagnose(actual, expected));
-        verdict.reason =
-            actual.index() != expected.tensor.index()
-                ? "has dtype " + dtype_name(actual) + ", expected " + dtype_name(expected.tensor)
-                : "has shape " + shape_string(shape_of(actual)) + ", expected " +
-                      shape_string(expected_shape);
+        const bool dtype_differs = actual.index() != expected.tensor.index();
+        verdict.reason = dtype_differs ? "has dtype " + dtype_name(actual) + ", expected " +
+                                             dtype_name(expected.tensor)
+                                       : "has shape " + shape_string(shape_of(actual)) +
+                                             ", expected " + shape_string(expected_shape);
+        verdict.withheld_reason =
+            dtype_differs
+                ? "has dtype " + dtype_name(actual) + ", not the expected dtype"
+                : "has shape " + shape_string(shape_of(actual)) + ", not the expected shape";
         verdict.details = both_tensors(actual, expected.tensor);
         return verdict;
     }
@@ -188,15 +192,19 @@ comparison compare(const any_tensor& actual, const expected_golden& expected) {
     std::ostringstream details;
     details << "\n  shape: " << shape_string(expected_shape) << " as expected"
             << tolerance_line(expected);
+    const std::string got_beyond = "got " + number(worst->actual) + ", beyond the tolerance";
     if (expected_shape.empty()) {  // a 0-d value: no position to name, no list to show
         verdict.reason = got_and_expected;
+        verdict.withheld_reason = got_beyond;
         verdict.details = details.str() + both_tensors(actual, expected.tensor);
         return verdict;
     }
-    verdict.reason = std::to_string(mismatches.size()) + " of " +
-                     std::to_string(values_of(expected.tensor).size()) +
-                     " values differ; worst at " + index_string(worst->flat_index, expected_shape) +
-                     ": " + got_and_expected;
+    const std::string where = std::to_string(mismatches.size()) + " of " +
+                              std::to_string(values_of(expected.tensor).size()) +
+                              " values differ; worst at " +
+                              index_string(worst->flat_index, expected_shape) + ": ";
+    verdict.reason = where + got_and_expected;
+    verdict.withheld_reason = where + got_beyond;
     details << "\n  first mismatches:";
     for (std::size_t i = 0; i < mismatches.size() && i < mismatches_listed; ++i) {
         const auto& m = mismatches[i];

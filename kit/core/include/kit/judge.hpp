@@ -30,15 +30,23 @@ struct case_verdict {
     std::vector<output_verdict> outputs;
 };
 
+// What a verdict may say of the expected tensors: `withheld` for a hidden case set, whose
+// expected values, shapes and dtypes must never reach a student (each reason is then the
+// comparison's withheld_reason, and there are no details).
+enum class expected_values { shown, withheld };
+
 // Every case of `cases` (of `exercise`, if not empty), judged from `results`, the folder a
 // runner wrote. A missing result fails with what the runner left instead: the call's
-// failure (error.txt), or nothing (the program stopped before that case).
+// failure (error.txt), or nothing (the program stopped before that case). A result file is
+// named relative to `results` (the grader's folders are nobody's business).
 std::vector<case_verdict> judge(const golden_store& cases, const std::filesystem::path& results,
-                                const std::string& exercise = "");
+                                const std::string& exercise = "",
+                                expected_values shown = expected_values::shown);
 
 // One case, judged from `results`.
 case_verdict judge_case(const golden_store& cases, const case_entry& entry,
-                        const std::filesystem::path& results);
+                        const std::filesystem::path& results,
+                        expected_values shown = expected_values::shown);
 
 // `text` as one line that is safe to print: each control character (below 0x20, 0x7f, and
 // U+0080-U+009F, which a terminal may read as an escape) becomes '?', and text beyond
