@@ -7,7 +7,8 @@ Makes the autograder zip (`tools/grade gradescope-zip`), unzips it into a fresh 
 Gradescope does, runs its setup.sh once (packages, the pristine kit built), then for each
 student (default: solved, reads_hidden, notebook_fitted) puts the files of CLASS/<student> in
 ROOT/submission, runs run_autograder and checks ROOT/results/results.json: its score and
-max_score are expected.py's for that student, and its tests add up to its score. Needs root
+max_score are expected.py's for that student, and its tests add up to its score; and that a
+student's uid cannot read the solutions or the hidden set by mode alone. Needs root
 (setup.sh installs packages; the sandbox changes uid). Standard library only.
 """
 
@@ -36,6 +37,28 @@ def run_script(script: Path, root: Path) -> None:
         raise SystemExit(f"{script.name} failed ({done.returncode}):\n{done.stdout}{done.stderr}")
 
 
+def unreadable_to_students(root: Path) -> list:
+    """What a student's uid could read, after setup.sh, of the reference solutions and the
+    hidden set, with no namespace to hide them (ownership and mode alone, as in a container
+    that refuses namespaces): a uid of the sandbox's range, no groups, tries each."""
+    secrets = [root / "source" / "solutions" / "01_dot_scores.cpp",
+               root / "source" / "reference_data" / "MANIFEST.json",
+               root / "grade" / ".kit-src" / "solutions" / "01_dot_scores.cpp",
+               root / "grade" / ".kit-src" / "reference_data" / "MANIFEST.json"]
+    secrets += sorted((root / "source" / "autograder").glob("hidden/*/*/*.npy"))[:1]
+    problems = []
+    for path in secrets:
+        if not path.exists():
+            continue
+        read = subprocess.run(["setpriv", "--reuid=61999", "--regid=61999", "--clear-groups",
+                               "cat", str(path)], capture_output=True)
+        if read.returncode == 0:
+            problems.append(f"a student's uid can read {path.relative_to(root)}")
+    print(f"  {len(secrets)} secrets tried as a student's uid: "
+          + ("none readable" if not problems else f"{len(problems)} readable"))
+    return problems
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("students", type=Path, help="make_class.py's folder")
@@ -61,7 +84,7 @@ def main(argv=None) -> int:
         for name in ("setup.sh", "run_autograder"):  # zipfile drops the modes; Gradescope not
             os.chmod(source / name, 0o755)
         run_script(source / "setup.sh", work)
-        problems = []
+        problems = unreadable_to_students(work)
         for name in names:
             submission = work / "submission"
             shutil.rmtree(submission, ignore_errors=True)

@@ -34,8 +34,10 @@ from check_report import check_dom  # noqa: E402  (after the path is set)
 from grader import html_report, reports  # noqa: E402
 from grader.rubric import Rubric  # noqa: E402
 
-EXERCISES = [{"id": "01", "name": "dot_scores", "title": "Dot-product scores"},
-             {"id": "02", "name": "softmax", "title": "Softmax along rows"}]
+EXERCISES = [{"id": "01", "name": "dot_scores", "title": "Dot-product scores",
+              "stub": "exercises/01_dot_scores.cpp"},
+             {"id": "02", "name": "softmax", "title": "Softmax along rows",
+              "stub": "exercises/02_softmax.cpp"}]
 HOSTILE = "<script>alert('x')</script>"
 AXIS = "softmax over the wrong axis (dim=1 instead of dim=0)"
 AXIS_HINT = "dim=-1 makes every ROW sum to 1; dim=0 every COLUMN."  # a hint may hold "; "
@@ -79,6 +81,57 @@ def render(records=RECORDS):
                                  META)
         path = Path(out) / "report.html"
         return path.read_text(encoding="utf-8"), stat.S_IMODE(path.stat().st_mode)
+
+
+class FeedbackTest(unittest.TestCase):
+    """feedback.txt, results.json and junit.xml of one student (reports.write_student)."""
+
+    def write(self, record):
+        with tempfile.TemporaryDirectory() as folder:
+            reports.write_student(Path(folder), record, EXERCISES, RUBRIC)
+            return {name: (Path(folder) / name).read_text(encoding="utf-8")
+                    for name in ("feedback.txt", "results.json", "junit.xml")}
+
+    def test_one_block_per_exercise_the_first_failure_in_full_each_hint_once(self):
+        text = self.write(RECORDS[0])["feedback.txt"]
+        block = text.split("02 softmax")[1]
+        self.assertIn("FAILED public 02/a: values differ\n    looks like: " + AXIS, block)
+        self.assertIn("and 2 more failing case(s):\n    2 values differ (02/b, 02/c)", block)
+        self.assertEqual(text.count(AXIS_HINT), 1)
+        self.assertIn("<b>error</b>: expected ';'", text.split("02 softmax")[0])
+
+    def test_the_same_failure_everywhere_is_one_line(self):
+        stub = "exercises/01_dot_scores.cpp: attn::dot_scores is not implemented yet"
+        record = {"id": "s", "status": "graded", "seconds": 2.4, "total": 0.0, "max": 20,
+                  "exercises": {ex_id: exercise(0.0, 0, 5, [
+                      {"case": f"{ex_id}/{i}", "reason": stub, "mistake": "", "hint": ""}
+                      for i in range(5)]) for ex_id in IDS}}
+        text = self.write(record)["feedback.txt"]
+        self.assertEqual(text.count(f"every failing case (5): {stub}"), 2)
+        self.assertLess(len(text.splitlines()), 12)
+
+    def test_files_not_found_not_taken_and_found_instead(self):
+        record = dict(RECORDS[1], status="files missing", files={
+            "missing": ["02"], "not_taken": {"01": "a symbolic link: the grader follows no link"},
+            "found_instead": ["02_softmax-1.cpp"]})
+        written = self.write(record)
+        for text in (written["feedback.txt"], json.loads(written["results.json"])["output"]):
+            self.assertIn("Not found: 02_softmax.cpp", text)
+            self.assertIn("Not taken: 01_dot_scores.cpp: a symbolic link", text)
+            self.assertIn("Found instead: 02_softmax-1.cpp", text)
+
+    def test_gradescope_results_have_time_and_output_and_tests_add_up(self):
+        results = json.loads(self.write(RECORDS[0])["results.json"])
+        self.assertEqual(results["execution_time"], 1)
+        self.assertIn("status: build-failed", results["output"])
+        self.assertAlmostEqual(sum(t["score"] for t in results["tests"]), results["score"])
+
+    def test_junit_is_well_formed_whatever_the_text(self):
+        record = dict(RECORDS[1], exercises=dict(RECORDS[1]["exercises"], **{"01": exercise(
+            0.0, 0, 1, [{"case": "01/a", "reason": "bad\x1b[2J\x00 text", "mistake": "",
+                         "hint": ""}])}))
+        import xml.dom.minidom  # noqa: PLC0415
+        xml.dom.minidom.parseString(self.write(record)["junit.xml"])
 
 
 class ReportPageTest(unittest.TestCase):
@@ -145,7 +198,7 @@ class BrokenReportTest(unittest.TestCase):
         self.assertIn("the chart's bars are for ['01'], not one per exercise", self.problems(html))
 
     def test_a_student_row_missing(self):
-        html = re.sub(r"<tr><td class=\"id\"><a href=\"bob/feedback.txt\">.*?</tr>", "",
+        html = re.sub(r"<tr><td class=\"id\"><a href=\"students/bob/feedback.txt\">.*?</tr>", "",
                       self.html, flags=re.S)
         self.assertIn("the students table has no row for ['bob']", self.problems(html))
 

@@ -484,8 +484,9 @@ class Grader:
                 [{"name": "", "reason": reason, "mistake": "", "hint": ""}]
             failure = {"case": path, "reason": "; ".join(
                 (f"{o['name']}: " if o["name"] else "") + o["reason"] for o in bad),
-                "mistake": "; ".join(o["mistake"] for o in bad if o.get("mistake")),
-                "hint": "; ".join(o["hint"] for o in bad if o.get("hint")),
+                # Two outputs wrong the same way (weights and context) say it once.
+                "mistake": "; ".join(dict.fromkeys(o["mistake"] for o in bad if o.get("mistake"))),
+                "hint": "; ".join(dict.fromkeys(o["hint"] for o in bad if o.get("hint"))),
                 "function": (verdict or {}).get("kind", "")}
             if path in crashes:
                 failure["crash"] = crashes[path].why

@@ -24,10 +24,12 @@ import zipfile
 from pathlib import Path
 
 from . import kitbuild
+from .sandbox import isolation
 
 HERE = Path(__file__).resolve().parent
 EXTRAS = "autograder"  # in the zip: the hidden case set and the rubric
 GRADE_DIR = "grade"    # under --root: the pristine build, kept from setup.sh to each run
+SECRET_KEY = "SECRET_KEY"  # a hidden set's key (tools/record --out): never in the zip
 
 
 def grader_args(kit: Path, root: Path, prepare_only: bool) -> argparse.Namespace:
@@ -38,7 +40,11 @@ def grader_args(kit: Path, root: Path, prepare_only: bool) -> argparse.Namespace
         out=root / (GRADE_DIR if prepare_only else "run"), jobs=1, build_jobs=2, shard=None,
         kit_build=None if prepare_only else root / GRADE_DIR,
         hidden=hidden if (hidden / "MANIFEST.json").is_file() else None,
-        rubric=rubric if rubric.is_file() else None)
+        rubric=rubric if rubric.is_file() else None,
+        # Gradescope's container may refuse namespaces (Docker's default profile): the
+        # solutions and the hidden set are then kept from the student's uid by setup.sh's
+        # chmod 0700 of /autograder/source (tools/grader/README.md).
+        without_namespaces=isolation() == "uid")
 
 
 def main(grader_class, argv) -> int:
@@ -97,11 +103,14 @@ def make_zip(kit: Path, target: Path, hidden: Path | None, rubric: Path | None) 
             info.external_attr = 0o100755 << 16  # executable once unzipped
             zipped.writestr(info, (HERE / "gradescope" / script).read_bytes())
         if hidden is not None:
-            for path in sorted(p for p in hidden.rglob("*") if p.is_file()):
+            # Never its SECRET_KEY: the judge needs none, and it would give the next set away.
+            for path in sorted(p for p in hidden.rglob("*")
+                               if p.is_file() and p.name != SECRET_KEY):
                 zipped.write(path, f"{EXTRAS}/hidden/{path.relative_to(hidden)}")
         if rubric is not None:
             zipped.write(rubric, f"{EXTRAS}/rubric.json")
     print(f"grade: {target} (kit {head[:10]}"
           + (", hidden cases" if hidden else "") + (", rubric" if rubric else "")
-          + "): upload it as the assignment's autograder (Ubuntu 22.04 base image)")
+          + "): upload it as the assignment's autograder; its setup.sh installs with apt-get "
+          "what Debian 12 has, as the kit's README says (choose a Debian 12 base image)")
     return 0

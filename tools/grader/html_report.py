@@ -66,7 +66,8 @@ code { font: 13px "DejaVu Sans Mono", monospace; }
 table { border-collapse: collapse; font-size: 14px; }
 th, td { border: 1px solid #d5dbe4; padding: 3px 8px; text-align: right; }
 th { background: #e9eef6; font-weight: 600; vertical-align: bottom; }
-th small { display: block; font-weight: normal; color: #4a5566; }
+th small { display: block; font-weight: normal; color: #4a5566; max-width: 5.5em;
+           overflow-wrap: anywhere; }  /* long exercise names wrap: the table fits 1280 px */
 td.id, th.id { text-align: left; }
 td.full { background: #dcf1de; }
 td.partial { background: #fdf0c4; }
@@ -246,18 +247,19 @@ def student_table(records: list, exercises: list) -> str:
         if record.get("error"):
             status += f'<span class="flag">{escape(record["error"])}</span>'
         student_id = escape(record["id"])
-        rows.append(f'<tr><td class="id"><a href="{escape(quote(record["id"]))}/feedback.txt">'
-                    f'{student_id}</a></td><td>{_number(record["total"])} / '
-                    f'{_number(record["max"])}</td>{"".join(cells)}'
+        # Status beside the total, not after 23 exercise columns: in sight at 1280 px.
+        rows.append(f'<tr><td class="id"><a href="students/{escape(quote(record["id"]))}/'
+                    f'feedback.txt">{student_id}</a></td><td>{_number(record["total"])} / '
+                    f'{_number(record["max"])}</td>'
                     f'<td class="status{"" if record["status"] == "graded" else " bad"}">'
-                    f'{status}</td></tr>')
+                    f'{status}</td>{"".join(cells)}</tr>')
     return ('<section id="students-section"><h2>Students</h2><p class="legend">'
             '<span style="background:#dcf1de">full points</span>'
             '<span style="background:#fdf0c4">partial</span>'
             '<span style="background:#f8dcd8">zero</span>'
             'NO BUILD / TIMED OUT / CRASHED: what happened to that exercise</p>'
             '<table id="students"><thead><tr><th class="id">Student</th><th>Total</th>'
-            f'{head}<th class="id">Status</th></tr></thead><tbody>{"".join(rows)}</tbody>'
+            f'<th class="id">Status</th>{head}</tr></thead><tbody>{"".join(rows)}</tbody>'
             '</table></section>')
 
 
@@ -313,16 +315,11 @@ def write_report(out: Path, records: list, exercises: list, rubric: Rubric, note
     os.chmod(path, 0o600)
 
 
-def rubric_of(out: Path, meta: dict, records: list) -> Rubric:
-    """The run's rubric: records.json's meta names it; an older records.json does not, so then
-    the points are the records' and partial-or-not is gradebook.csv's first comment."""
-    if "rubric" in meta:
-        return Rubric(dict(meta["rubric"]["points"]), bool(meta["rubric"]["partial"]))
-    points = {}
-    for record in records:
-        points.update({ex: r["max"] for ex, r in record["exercises"].items()})
-    with open(out / "gradebook.csv", encoding="utf-8") as stream:
-        return Rubric(points, "all-or-nothing" not in stream.readline())
+def rubric_of(out: Path, meta: dict) -> Rubric:
+    """The run's rubric: records.json's meta names it, else grading.json."""
+    if "rubric" not in meta:
+        meta = json.loads((out / "grading.json").read_text(encoding="utf-8"))
+    return Rubric(dict(meta["rubric"]["points"]), bool(meta["rubric"]["partial"]))
 
 
 def main(argv=None) -> int:
@@ -337,7 +334,7 @@ def main(argv=None) -> int:
         return 1
     exercises = json.loads((KIT / "exercises.json").read_text(encoding="utf-8"))["exercises"]
     write_report(args.out, data["records"], exercises,
-                 rubric_of(args.out, data["meta"], data["records"]), data["notes"], data["meta"])
+                 rubric_of(args.out, data["meta"]), data["notes"], data["meta"])
     print(args.out / "report.html")
     return 0
 
