@@ -27,6 +27,7 @@ import stat
 import sys
 import tempfile
 import unittest
+import unittest.mock
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
@@ -195,6 +196,18 @@ class MergeTest(ShardTest):
 
 
 class SlurmScriptsTest(ShardTest):
+    def test_no_sbatch_stops_before_the_build_in_one_line(self):
+        (self.root / "class" / "alice").mkdir(parents=True)
+        stderr = io.StringIO()
+        with unittest.mock.patch.object(slurm.shutil, "which", return_value=None), \
+                unittest.mock.patch.object(kitbuild, "prepare") as build, \
+                contextlib.redirect_stderr(stderr):
+            code = slurm.main([str(self.root / "class"), "--out", str(self.root / "out"),
+                               "--array", "2"])
+        self.assertEqual((code, build.called), (1, False))
+        self.assertEqual(stderr.getvalue().count("\n"), 1)
+        self.assertIn("sbatch not found", stderr.getvalue())
+
     def test_an_array_of_shards_then_a_merge_of_them(self):
         out = self.root / "out"
         out.mkdir()

@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import os
 import shlex
+import shutil
 import subprocess
 import sys
 import time
@@ -91,7 +92,11 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     if not 1 <= args.array:
         parser.error("--array N needs N >= 1")
-    if not grade.list_students(args.submissions):
+    if not args.no_submit and shutil.which("sbatch") is None:  # before a minute of build
+        print("grade slurm: sbatch not found: tools/grade slurm needs Slurm's sbatch on PATH "
+              "(or --no-submit, to build the kit and write the scripts only)", file=sys.stderr)
+        return 1
+    if not grade.list_students(args.submissions)[0]:
         print(f"grade slurm: no student folders in {args.submissions}", file=sys.stderr)
         return 1
     exercises = kitbuild.catalogue()["exercises"]
