@@ -72,7 +72,8 @@ def main(grader_class, argv) -> int:
     record = grader.grade_student(submission, grader.sandbox())
     results = args.root / "results"
     results.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(grader.out / submission.name / "results.json", results / "results.json")
+    shutil.copyfile(grader.out / "students" / record["id"] / "results.json",
+                    results / "results.json")
     print(f"grade: {record['total']} of {record['max']} ({record['status']}); "
           f"{results / 'results.json'}")
     return 0
