@@ -5,7 +5,9 @@
 #include "kit/npy.hpp"
 
 #include <gmock/gmock.h>
+#include <nlohmann/json.hpp>
 
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -80,6 +82,18 @@ TEST_F(JudgeTest, AForgedFileFailsWithAReason) {
     EXPECT_THAT(verdict.reason, Not(HasSubstr(results_.string())));
 }
 
+TEST_F(JudgeTest, AFileTooLargeToReadIsNamedRelativeToTheResults) {
+    // Refused before a byte is read, by the file reader, which names the path it opened.
+    const auto path = results_ / rows_case / "weights.npy";
+    std::ofstream(path) << "x";
+    fs::resize_file(path, attn::kit::max_npy_bytes + 1);  // sparse: no disk used
+    const auto verdict = verdict_of_rows_case();
+    EXPECT_FALSE(verdict.passed);
+    EXPECT_THAT(verdict.reason, ::testing::StartsWith("03_softmax/rows_notebook/weights.npy is "
+                                                      "more than the"));
+    EXPECT_THAT(verdict.reason, Not(HasSubstr(results_.string())));
+}
+
 // A hidden case: what the verdict says of a wrong result, `shown` and `withheld`.
 class HiddenJudgeTest : public JudgeTest {
 protected:
@@ -112,6 +126,19 @@ TEST_F(HiddenJudgeTest, AWrongValueIsLocatedWithoutTheExpectedValue) {
     const auto json = attn::kit::verdicts_json(
         store(), attn::kit::judge(store(), results_, "03", attn::kit::expected_values::withheld));
     EXPECT_THAT(json, Not(HasSubstr("tensor(")));  // no tensor printed, either one
+    // The expected value the public reason names ("..., expected 0.124228 (...)") is nowhere,
+    // nor any other value of the golden, and no output has details.
+    const auto after = shown.reason.find(", expected ") + std::string(", expected ").size();
+    const auto expected_value = shown.reason.substr(after, shown.reason.find(' ', after) - after);
+    EXPECT_THAT(json, Not(HasSubstr(expected_value)));
+    for (const double value : attn::kit::values_of(expected_weights())) {
+        char printed[32];
+        std::snprintf(printed, sizeof printed, "%.6g", value);
+        EXPECT_THAT(json, Not(HasSubstr(printed)));
+    }
+    for (const auto& verdict : nlohmann::json::parse(json)["cases"]) {
+        for (const auto& output : verdict["outputs"]) EXPECT_EQ(output["details"], "");
+    }
 }
 
 TEST_F(HiddenJudgeTest, AShapeMismatchDoesNotTellTheExpectedShape) {
@@ -122,17 +149,43 @@ TEST_F(HiddenJudgeTest, AShapeMismatchDoesNotTellTheExpectedShape) {
     const auto withheld = verdict_with(attn::kit::expected_values::withheld);
     EXPECT_EQ(withheld.reason, "has shape (5,), not the expected shape");
     EXPECT_EQ(withheld.details, "");
+    const auto json = attn::kit::verdicts_json(
+        store(), attn::kit::judge(store(), results_, "03", attn::kit::expected_values::withheld));
+    EXPECT_THAT(json, Not(HasSubstr(shape)));
+}
+
+TEST_F(HiddenJudgeTest, ADtypeMismatchDoesNotTellTheExpectedDtype) {
+    const auto shape = attn::kit::shape_of(expected_weights());
+    attn::kit::write_npy(
+        results_ / rows_case / "weights.npy",
+        xt::xarray<std::int64_t>(xt::xarray<std::int64_t>::shape_type(shape.begin(), shape.end())));
+    const auto withheld = verdict_with(attn::kit::expected_values::withheld);
+    EXPECT_EQ(withheld.reason, "has dtype int64, not the expected dtype");
+    EXPECT_EQ(withheld.details, "");
+}
+
+TEST_F(HiddenJudgeTest, AMalformedFileIsNamedRelativeToTheResults) {
+    std::ofstream(results_ / rows_case / "weights.npy") << "100% tests passed";
+    const auto withheld = verdict_with(attn::kit::expected_values::withheld);
+    EXPECT_EQ(withheld.reason,
+              "03_softmax/rows_notebook/weights.npy is not a readable .npy "
+              "file: it does not start with NumPy's magic string");
+    EXPECT_EQ(withheld.details, "");
 }
 
 TEST_F(HiddenJudgeTest, ARecordedMistakeIsStillNamed) {
     attn::kit::write_npy(results_ / rows_case / "weights.npy",
                          attn::kit::read_npy(store().root() / rows_case / "mistakes" /
                                              "weights.first_column_unfilled.npy"));
+    const auto shown = verdict_with(attn::kit::expected_values::shown);
     const auto withheld = verdict_with(attn::kit::expected_values::withheld);
     EXPECT_FALSE(withheld.passed);
     EXPECT_NE(withheld.mistake, "");
     EXPECT_NE(withheld.hint, "");
+    EXPECT_EQ(withheld.mistake, shown.mistake);
+    EXPECT_EQ(withheld.hint, shown.hint);
     EXPECT_THAT(withheld.reason, Not(HasSubstr("expected")));
+    EXPECT_EQ(withheld.details, "");
 }
 
 TEST_F(JudgeTest, WritesValidJsonEvenFromInvalidUtf8) {

@@ -114,8 +114,9 @@ def check_mistakes(bin_dir, exercise, scratch):
 
 
 def check_command_line(bin_dir):
-    """attn_judge takes --hide-expected as a bare flag, and refuses an unknown option with its
-    usage line and exit status 2. Returns whether something is wrong."""
+    """attn_judge takes --hide-expected as a bare flag, and refuses an unknown option, or one
+    without its value, with its usage line and exit status 2. Returns whether something is
+    wrong."""
     with tempfile.TemporaryDirectory() as results:
         hide = subprocess.run([str(bin_dir / "attn_judge"), "--hide-expected", "--cases",
                                str(CASES), "--results", results, "--exercise", "01"],
@@ -123,10 +124,16 @@ def check_command_line(bin_dir):
         unknown = subprocess.run([str(bin_dir / "attn_judge"), "--cases", str(CASES),
                                   "--results", results, "--show-everything"],
                                  capture_output=True, text=True)
+        no_value = subprocess.run([str(bin_dir / "attn_judge"), "--results", results,
+                                   "--hide-expected", "--cases"],
+                                  capture_output=True, text=True)
     problems = ([f"--hide-expected: exit {hide.returncode}: {hide.stderr.strip()}"]
                 if hide.returncode != 0 or '"cases"' not in hide.stdout else [])
     if unknown.returncode != 2 or not unknown.stderr.startswith("usage: attn_judge"):
         problems.append(f"an unknown option: exit {unknown.returncode}: {unknown.stderr.strip()}")
+    if no_value.returncode != 2 or not no_value.stderr.startswith("usage: attn_judge"):
+        problems.append(f"--cases without its folder: exit {no_value.returncode}: "
+                        f"{no_value.stderr.strip()}")
     print("attn_judge's command line: " + ("ok" if not problems else "; ".join(problems)))
     return bool(problems)
 

@@ -31,8 +31,9 @@ struct case_verdict {
 };
 
 // What a verdict may say of the expected tensors: `withheld` for a hidden case set, whose
-// expected values, shapes and dtypes must never reach a student (each reason is then the
-// comparison's withheld_reason, and there are no details).
+// expected values, shapes and dtypes must never reach a student (each failure's reason is then
+// the comparison's withheld_reason, or only "the result differs from the expected tensor"
+// where it has none, and there are no details; the mistake and its hint stay).
 enum class expected_values { shown, withheld };
 
 // Every case of `cases` (of `exercise`, if not empty), judged from `results`, the folder a
