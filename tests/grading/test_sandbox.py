@@ -18,6 +18,7 @@ refuses namespaces (a chroot, Docker's default profile) it exits 77, which ctest
 """
 
 import os
+import shutil
 import sys
 import tempfile
 import unittest
@@ -110,6 +111,12 @@ class BubblewrapTest(unittest.TestCase):
         cls.work = Path(cls.folder, "work")
         cls.work.mkdir()
         cls.sandbox.give(str(cls.work))
+
+    @classmethod
+    def tearDownClass(cls):
+        # Nothing of the sandbox's uid may outlive the test (leftovers.py would see it).
+        cls.sandbox.sweep()
+        shutil.rmtree(cls.folder)
 
     def run_sh(self, script, view=None, **limits):
         view = view or View(writable=(self.work,), devices=True)

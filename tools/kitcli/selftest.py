@@ -132,7 +132,11 @@ def grade_synthetic_class(kit: Kit, slow: bool = False) -> bool:
             + (["--without-namespaces"] if mode == "uid" else []),
             expected]
         if mode != "none":  # only root sees every sandbox uid's files and IPC objects
-            steps.append(leftovers + ["check"] + where + ["--out", str(graded)])
+            # A student's machine is busy with other things (a compiler's /tmp/cc*.s): there
+            # only the sandbox uids' leftovers count; --full (CI, maintainers) also counts
+            # any new name in /tmp, /var/tmp, /dev/shm, /run/lock.
+            steps.append(leftovers + ["check"] + where + ["--out", str(graded)]
+                         + ([] if slow else ["--ignore", "*"]))
         for step in steps:
             code, output = build.run_command(step, clone)
             if code != 0:
