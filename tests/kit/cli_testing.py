@@ -55,7 +55,8 @@ class ThrowawayKitTest(unittest.TestCase):
                               "notebook": [{"function": "f", "url": LAB_NOTEBOOK,
                                             "cell": "In [1]", "call": "f()"}]})
         settings = {"test_timeout_s": LAB_TIMEOUT_S,
-                    "packages": {"build": ["g++", "cmake"], "recorder": ["python3-torch"]}}
+                    "packages": {"build": ["g++", "cmake"], "recorder": ["python3-torch"],
+                                 "grader": ["bubblewrap"]}}
         (root / "exercises.json").write_text(json.dumps(
             {"about": "a throwaway kit", "settings": settings, "exercises": exercises},
             indent=2) + "\n", encoding="utf-8")

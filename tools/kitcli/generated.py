@@ -64,8 +64,10 @@ def packages_sentence(kit: Kit) -> str:
     packages = kit.settings["packages"]
     return textwrap.fill(
         "Dependencies (Debian 12 packages, installed by `tools/kit setup`): "
-        + ", ".join(packages["build"]) + "; and " + ", ".join(packages["recorder"])
-        + " to record goldens (`tools/kit setup --recorder`).", width=README_WIDTH,
+        + ", ".join(packages["build"]) + "; " + ", ".join(packages["recorder"])
+        + " to record goldens (`tools/kit setup --recorder`); and "
+        + ", ".join(packages["grader"]) + " to grade a class (`tools/kit setup --grader`, "
+        "which `tools/grade` runs itself).", width=README_WIDTH,
         break_on_hyphens=False, break_long_words=False)
 
 
