@@ -11,7 +11,12 @@ browser. ctest runs it as kit.grade_report; CI renders a real class's report in 
   - write_class writes it, and `python3 -m tools.grader.html_report OUT` rebuilds the same page
     from records.json;
   - check_dom accepts the page, and names what is missing in a page without its chart, a bar,
-    a student's row or the mistakes section.
+    a student's row or the mistakes section;
+  - a student's feedback.txt: one block per exercise (the first failure in full, the others
+    counted by the mistake they look like, each hint once, a crash said per case), 15 untouched
+    stubs in under 40 lines, files not found / not taken / found instead on top, no hidden
+    case's details anywhere; results.json's execution_time, output and per-test output;
+    junit.xml well-formed and every output free of control characters whatever the text.
 
 Standard library only: python3 tests/grading/test_report.py
 """
@@ -86,29 +91,93 @@ def render(records=RECORDS):
 class FeedbackTest(unittest.TestCase):
     """feedback.txt, results.json and junit.xml of one student (reports.write_student)."""
 
-    def write(self, record):
+    def write(self, record, exercises=EXERCISES, rubric=RUBRIC):
         with tempfile.TemporaryDirectory() as folder:
-            reports.write_student(Path(folder), record, EXERCISES, RUBRIC)
+            reports.write_student(Path(folder), record, exercises, rubric)
             return {name: (Path(folder) / name).read_text(encoding="utf-8")
                     for name in ("feedback.txt", "results.json", "junit.xml")}
 
     def test_one_block_per_exercise_the_first_failure_in_full_each_hint_once(self):
         text = self.write(RECORDS[0])["feedback.txt"]
         block = text.split("02 softmax")[1]
-        self.assertIn("FAILED public 02/a: values differ\n    looks like: " + AXIS, block)
-        self.assertIn("and 2 more failing case(s):\n    2 values differ (02/b, 02/c)", block)
+        self.assertIn("FAILED public case 02/a: values differ\n    looks like: " + AXIS, block)
+        self.assertIn("and 2 more failing cases:\n    2 cases: values differ (02/b, 02/c)", block)
         self.assertEqual(text.count(AXIS_HINT), 1)
         self.assertIn("<b>error</b>: expected ';'", text.split("02 softmax")[0])
 
-    def test_the_same_failure_everywhere_is_one_line(self):
-        stub = "exercises/01_dot_scores.cpp: attn::dot_scores is not implemented yet"
-        record = {"id": "s", "status": "graded", "seconds": 2.4, "total": 0.0, "max": 20,
-                  "exercises": {ex_id: exercise(0.0, 0, 5, [
-                      {"case": f"{ex_id}/{i}", "reason": stub, "mistake": "", "hint": ""}
-                      for i in range(5)]) for ex_id in IDS}}
+    def test_the_other_failures_counted_by_the_mistake_they_look_like(self):
+        text = self.write(RECORDS[1])["feedback.txt"]
+        block = text.split("02 softmax")[1]
+        self.assertIn(f"looks like: {AXIS}\n", block)  # two outputs alike: said once
+        self.assertIn(f"2 cases look like: {AXIS} (02/b, 02/c)", block)
+        self.assertEqual(text.count("hint: "), 1)  # "h; h" of a case's two outputs: once
+
+    def test_an_untouched_stub_is_short(self):
+        """15 stubs (every case "not implemented", several functions per exercise): a line for
+        the total, two per exercise."""
+        exercises = json.loads((KIT / "exercises.json").read_text(encoding="utf-8"))["exercises"]
+        record = {"id": "stub", "status": "graded", "seconds": 9.0, "total": 0.0,
+                  "max": 10.0 * len(exercises), "files": {"missing": [], "not_taken": {},
+                                                          "found_instead": []},
+                  "exercises": {}}
+        for ex in exercises:
+            failures = [{"case": f"{ex['id']}_{ex['name']}/case{i}", "function": "f",
+                         "mistake": "", "hint": "",
+                         "reason": f"weights: exercises/{ex['id']}_{ex['name']}.cpp: "
+                                   f"attn::f{i % 3}(x) is not implemented yet (replace the "
+                                   f"throw with your code); weights_sum: exercises/"
+                                   f"{ex['id']}_{ex['name']}.cpp: attn::f{i % 3}(x) is not "
+                                   f"implemented yet (replace the throw with your code)"}
+                        for i in range(20)]
+            record["exercises"][ex["id"]] = exercise(0.0, 0, 20, failures)
+        rubric = Rubric({ex["id"]: 10 for ex in exercises}, True)
+        text = self.write(record, exercises, rubric)["feedback.txt"]
+        self.assertLess(len(text.splitlines()), 40, text)
+        self.assertIn("not implemented yet (every case): attn::f0(x), attn::f1(x), attn::f2(x)",
+                      text)
+        self.assertNotIn("replace the throw", text)
+
+    def test_a_missing_file_and_a_build_failure_say_it_once(self):
+        record = {"id": "s", "status": "files missing", "seconds": 2.0, "total": 0.0, "max": 20,
+                  "files": {"missing": ["01"], "not_taken": {}, "found_instead": []},
+                  "exercises": {
+                      "01": exercise(0.0, 0, 3, [failure(f"01/{i}") for i in range(3)],
+                                     note="no file 01_dot_scores.cpp in the submission"),
+                      "02": exercise(0.0, 0, 3, [dict(failure(f"02/{i}"),
+                                                      reason="the file does not build")
+                                                 for i in range(3)], "build-failed",
+                                     "does not compile:\n02_softmax.cpp:3: error: x")}}
+        for f in record["exercises"]["01"]["sets"]["public"]["failures"]:
+            f["reason"] = "no file 01_dot_scores.cpp in the submission"
         text = self.write(record)["feedback.txt"]
-        self.assertEqual(text.count(f"every failing case (5): {stub}"), 2)
-        self.assertLess(len(text.splitlines()), 12)
+        self.assertEqual(text.count("no file 01_dot_scores.cpp"), 1, text)
+        self.assertEqual(text.count("02_softmax.cpp:3: error: x"), 1)
+        self.assertIn("no case ran: the file does not build", text)
+
+    def test_a_crash_is_said_per_case_not_again_in_the_note(self):
+        crash = "crashed: SIGSEGV (segmentation fault)"
+        no_result = "context: no result: the program stopped before it produced context"
+        failures = [dict(failure(f"02_softmax/c{i}"), reason=no_result, crash=crash,
+                         function="softmax") for i in range(4)]
+        note = "; ".join(f"02_softmax/c{i}: {crash}" for i in range(4))
+        record = dict(RECORDS[1], status="crashed", exercises=dict(
+            RECORDS[1]["exercises"], **{"02": exercise(0.0, 0, 4, failures, "crashed", note)}))
+        block = self.write(record)["feedback.txt"].split("02 softmax")[1]
+        self.assertIn(f"FAILED public case 02_softmax/c0 [softmax]: {crash}\n"
+                      f"  and 3 more failing cases:\n    3 cases: {crash} (c1, c2, c3)", block)
+        self.assertEqual(block.count(crash), 2, block)
+
+    def test_a_hidden_case_shows_no_details(self):
+        secret = "expected [[0.25, 0.75]]"
+        hidden = dict(failure("02/h", AXIS, AXIS_HINT), details=secret, function="softmax")
+        result = exercise(5.0, 1, 2)
+        result["sets"]["hidden"] = {"cases": 1, "passed": 0, "failures": [hidden],
+                                    "passed_cases": []}
+        record = dict(RECORDS[1], exercises=dict(RECORDS[1]["exercises"], **{"02": result}))
+        written = self.write(record)
+        self.assertIn("FAILED hidden case 02/h [softmax]", written["feedback.txt"])
+        for name, text in written.items():
+            self.assertNotIn("0.25", text, name)
 
     def test_files_not_found_not_taken_and_found_instead(self):
         record = dict(RECORDS[1], status="files missing", files={
@@ -124,14 +193,27 @@ class FeedbackTest(unittest.TestCase):
         results = json.loads(self.write(RECORDS[0])["results.json"])
         self.assertEqual(results["execution_time"], 1)
         self.assertIn("status: build-failed", results["output"])
+        self.assertIn("0 of 2 exercises full points, 1 partial, 1 zero (01)", results["output"])
         self.assertAlmostEqual(sum(t["score"] for t in results["tests"]), results["score"])
+        softmax = results["tests"][1]
+        self.assertEqual(softmax["name"], "02 softmax (public cases)")
+        self.assertIn("FAILED public case 02/a", softmax["output"])
+        self.assertEqual(softmax["status"], "failed")
 
-    def test_junit_is_well_formed_whatever_the_text(self):
+    def test_junit_and_json_are_clean_whatever_the_text(self):
+        hostile = "bad\x1b[2J\x00 \ufffe\uffff\ud800 text ]]> <x/> &amp;"
         record = dict(RECORDS[1], exercises=dict(RECORDS[1]["exercises"], **{"01": exercise(
-            0.0, 0, 1, [{"case": "01/a", "reason": "bad\x1b[2J\x00 text", "mistake": "",
-                         "hint": ""}])}))
+            0.0, 0, 1, [{"case": "01/a\x07", "reason": hostile, "mistake": hostile,
+                         "hint": hostile}], note=hostile)}))
+        written = self.write(record)
         import xml.dom.minidom  # noqa: PLC0415
-        xml.dom.minidom.parseString(self.write(record)["junit.xml"])
+        xml.dom.minidom.parseString(written["junit.xml"].encode("utf-8"))
+        for name, text in written.items():
+            for bad in ("\x1b", "\x00", "\x07", "\ud800"):
+                self.assertNotIn(bad, text, name)
+        for bad in ("\ufffe", "\uffff"):  # not characters XML 1.0 allows
+            self.assertNotIn(bad, written["junit.xml"])
+        json.loads(written["results.json"])
 
 
 class ReportPageTest(unittest.TestCase):

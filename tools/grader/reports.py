@@ -11,6 +11,8 @@ from __future__ import annotations
 import csv
 import json
 import os
+import re
+from datetime import datetime, timezone
 from pathlib import Path
 from xml.sax.saxutils import escape, quoteattr
 
@@ -35,115 +37,311 @@ def split(amount: float, weights: list) -> list:
     return parts + [round(amount - sum(parts), 2)]
 
 
+def _number(value) -> str:
+    """Points as a student reads them: 10, 4, 3.33."""
+    return f"{float(value):.2f}".rstrip("0").rstrip(".")
+
+
+def _not_taken(files: dict) -> list:
+    """[(exercise id or file name, why)] of records.json's "not_taken": a dict {id: why}, or a
+    list of such pairs or of bare names."""
+    not_taken = files.get("not_taken") or {}
+    if isinstance(not_taken, dict):
+        return sorted(not_taken.items())
+    return [tuple(item) if isinstance(item, (list, tuple)) and len(item) == 2 else (item, "")
+            for item in not_taken]
+
+
 def files_lines(record, exercises) -> list:
-    """What the grader did not take, and what it found instead, for the student's eyes."""
+    """What the grader did not find or did not take, and what it found instead, for the
+    student's eyes: the expected file names (never the grader's paths)."""
     files = record.get("files") or {}
     stub = {ex["id"]: Path(ex["stub"]).name for ex in exercises}
+
+    def name(ex_id) -> str:
+        return printable(str(stub.get(ex_id, ex_id)), one_line=True, limit=120)
+
     lines = []
     if files.get("missing"):
-        lines.append("Not found: " + ", ".join(stub.get(ex_id, ex_id)
-                                               for ex_id in files["missing"]))
-    for ex_id, why in sorted((files.get("not_taken") or {}).items()):
-        lines.append(f"Not taken: {stub.get(ex_id, ex_id)}: {printable(why, one_line=True)}")
+        lines.append("Not found: " + ", ".join(name(ex_id) for ex_id in files["missing"]))
+    for ex_id, why in _not_taken(files):
+        lines.append(f"Not taken: {name(ex_id)}"
+                     + (f": {printable(str(why), one_line=True, limit=300)}" if why else ""))
     if lines and files.get("found_instead"):
-        lines.append("Found instead: " + ", ".join(printable(name, one_line=True)
-                                                   for name in files["found_instead"])
+        lines.append("Found instead: " + ", ".join(printable(str(found), one_line=True, limit=120)
+                                                   for found in files["found_instead"])
                      + " (rename each to the name expected, in your folder or its exercises/)")
     return lines
 
 
-def exercise_block(exercise, result, set_names=None) -> list:
-    """One exercise as a student reads it: its verdict, its note (compiler errors, crashes),
-    the first failing case in full, the other failures counted by what they look like, and
-    each hint once. `set_names`: only those case sets (Gradescope's one test per set)."""
-    head = f"{exercise['id']} {exercise['name']}: {result['points']} of {result['max']} points"
-    if result["status"] != "graded":
-        head += f" [{result['status']}]"
-    lines = [head]
-    if result["note"]:
-        lines += ["  " + line for line in printable(result["note"].strip()).splitlines()]
-    sets = {name: data for name, data in result["sets"].items()
-            if set_names is None or name in set_names}
-    lines.append("  " + "; ".join(f"{name} cases: {data['passed']} of {data['cases']} passed"
-                                  for name, data in sets.items()))
-    failures = [(name, failure) for name, data in sets.items() for failure in data["failures"]]
-    if not failures:
-        return lines
-    same = {(f["reason"], f["mistake"]) for _, f in failures}
-    first_set, first = failures[0]
-    if len(failures) > 1 and len(same) == 1:
-        lines.append(f"  every failing case ({len(failures)}): {first['reason']}")
-    else:
-        lines.append(f"  FAILED {first_set} {first['case']}: {first['reason']}")
-    if first.get("crash"):
-        lines.append(f"    {first['crash']}")
-    if first["mistake"]:
-        lines.append(f"    looks like: {first['mistake']}")
-    if first.get("details"):  # a public case's: shapes, worst elements, both tensors
-        lines += ["  " + line for line in first["details"].strip("\n").splitlines()]
-    if len(same) > 1:
-        groups = {}  # what a failure looks like -> its cases, in order
-        for set_name, failure in failures[1:]:
-            key = (f"looks like: {failure['mistake']}" if failure["mistake"]
-                   else failure.get("crash") or failure["reason"])
-            groups.setdefault(key, []).append(failure["case"])
-        lines.append(f"  and {len(failures) - 1} more failing case(s):")
-        for key, cases in groups.items():
-            shown = ", ".join(cases[:3]) + (f", ... ({len(cases) - 3} more)"
-                                            if len(cases) > 3 else "")
-            lines.append(f"    {len(cases)} {key[:300]} ({shown})")
-    hints = dict.fromkeys(failure["hint"] for _, failure in failures if failure["hint"])
-    lines += [f"  hint: {hint}" for hint in hints]
+# The kit's stubs throw "exercises/NN_x.cpp: attn::f(args) is not implemented yet (...)"; the
+# judge passes it on as a case's reason, per output ("weights: exercises/...").
+_STUB = re.compile(r"(?:[A-Za-z_][A-Za-z0-9_]*: )?(?:\S+\.cpp: )?(\S.*?) is not implemented yet")
+_OUTPUT = re.compile(r"([A-Za-z_][A-Za-z0-9_]*): (.*)", re.S)
+
+
+def stub_functions(reason: str) -> list:
+    """The functions a case failed on because they are still the kit's stubs; [] unless every
+    output of the case failed so."""
+    functions = []
+    for part in reason.split("; "):
+        match = _STUB.match(part)
+        if not match:
+            return []
+        functions.append(match.group(1))
+    return list(dict.fromkeys(functions))
+
+
+def compact_reason(reason: str) -> str:
+    """ "weights: X; weights_sum: X" as "weights, weights_sum: X": outputs that failed alike
+    said once."""
+    parts = [_OUTPUT.fullmatch(part) for part in reason.split("; ")]
+    if len(parts) < 2 or not all(parts):
+        return reason
+    by_text = {}
+    for part in parts:
+        by_text.setdefault(part.group(2), []).append(part.group(1))
+    return "; ".join(f"{', '.join(names)}: {text}" for text, names in by_text.items())
+
+
+def _what(failure) -> str:
+    """What went wrong with a case, in one phrase: its crash (a crash or time-out explains why
+    the case has no result), else the judge's reason."""
+    reason = compact_reason(printable(failure["reason"]))
+    if failure.get("crash"):
+        crash = printable(failure["crash"], one_line=True)
+        if all("no result" in part for part in failure["reason"].split("; ")):
+            return crash
+        return f"{crash}; {reason}"
+    return reason
+
+
+def _note_lines(note: str, failures: list) -> list:
+    """The exercise's note (the compiler's words, what stopped a run), without the lines that
+    only list each crashed case's crash: every failing case shows its own below."""
+    shown = {f"{failure['case']}: {failure['crash']}" for _, failure in failures
+             if failure.get("crash")}
+    lines = []
+    for line in printable(note.strip()).splitlines():
+        parts = [part.strip() for part in line.split("; ")]
+        covered = shown and all(part in shown or (part == parts[-1] and any(
+            entry.startswith(part) for entry in shown)) for part in parts)
+        if not covered:
+            lines.append(line)
     return lines
 
 
+def _mistake(failure) -> str:
+    """The mistake a case looks like, each named once (two outputs wrong the same way)."""
+    return printable("; ".join(dict.fromkeys(failure["mistake"].split("; "))), one_line=True)
+
+
+def _hints(failures) -> list:
+    """Each hint once, however many cases and outputs gave it."""
+    hints = {}
+    for _, failure in failures:
+        if not failure.get("hint"):
+            continue
+        named = html_report.named_mistakes(failure)
+        for hint in ([h for h in named.values() if h] or [failure["hint"]]):
+            hints.setdefault(printable(hint), None)
+    return list(hints)
+
+
+def _short_case(case: str, exercise) -> str:
+    prefix = f"{exercise['id']}_{exercise['name']}/"
+    return case[len(prefix):] if case.startswith(prefix) else case
+
+
+def exercise_block(exercise, result, set_names=None) -> list:
+    """One exercise as a student reads it: its verdict, its note (compiler errors, what
+    stopped a run) once, the first failing case in full, the other failures counted by what
+    they look like, and each hint once. An exercise still the kit's stub is two lines.
+    `set_names`: only those case sets (Gradescope's one test per set). A hidden case shows no
+    expected value: grade.py keeps a hidden failure's details out, the judge its reason's."""
+    sets = {name: data for name, data in result["sets"].items()
+            if set_names is None or name in set_names}
+    passed = "; ".join(f"{name}: {data['passed']} of {data['cases']} cases passed"
+                       for name, data in sets.items())
+    status = f" [{result['status']}]" if result["status"] != "graded" else ""
+    if set_names is None:
+        head = (f"{exercise['id']} {exercise['name']}: {_number(result['points'])} of "
+                f"{_number(result['max'])} points{status} ({passed})")
+    else:  # a test of one set: its points are the test's own, beside it
+        head = f"{exercise['id']} {exercise['name']}{status}: {passed}"
+    lines = [head]
+    failures = [(name, failure) for name, data in sets.items() for failure in data["failures"]]
+    if result["note"]:
+        lines += ["  " + line for line in _note_lines(result["note"], failures)]
+    if not failures:
+        return lines
+    cases = len(failures)
+    stubbed = dict.fromkeys(function for _, failure in failures
+                            for function in stub_functions(failure["reason"]))
+    real = [(name, f) for name, f in failures if not stub_functions(f["reason"])]
+    if not real:  # the kit's stub as it came: nothing more to say
+        passed_any = sum(data["passed"] for data in sets.values())
+        which = (f"{cases} failing case{'s' if cases > 1 else ''}" if passed_any else
+                 "every case" if cases > 1 else "its case")
+        lines.append(f"  not implemented yet ({which}): {', '.join(stubbed)}")
+        return lines
+    # Cases that never ran (no file, no build): the note or one line says why, once.
+    reasons = {f["reason"] for _, f in real}
+    if len(real) == cases and len(reasons) == 1 and not any(
+            f.get("mistake") or f.get("crash") or "function" in f for _, f in real):
+        reason = real[0][1]["reason"]
+        if reason.strip() != result["note"].strip():
+            lines.append(f"  no case ran: {printable(reason, one_line=True, limit=300)}")
+        return lines
+    first_set, first = real[0]
+    function = f" [{first['function']}]" if first.get("function") else ""
+    lines.append(f"  FAILED {first_set} case {printable(first['case'], one_line=True)}"
+                 f"{printable(function, one_line=True)}: {_what(first)}")
+    if first.get("mistake"):
+        lines.append(f"    looks like: {_mistake(first)}")
+    if first.get("details") and first_set == "public":  # shapes, worst elements, both tensors
+        lines += ["    " + line for line in printable(first["details"]).strip("\n").splitlines()]
+    groups = {}  # what the other failures look like -> their cases, in order
+    for _, failure in failures:
+        if failure is first:
+            continue
+        functions = stub_functions(failure["reason"])
+        if functions:
+            key = (": ", "not implemented yet: " + ", ".join(functions))
+        elif failure.get("mistake"):
+            key = (" look like: ", _mistake(failure))
+        else:
+            key = (": ", printable(_what(failure), one_line=True))
+        groups.setdefault((key[0], key[1][:240]), []).append(_short_case(failure["case"],
+                                                                         exercise))
+    if groups:
+        lines.append(f"  and {cases - 1} more failing case{'s' if cases > 2 else ''}:")
+        for (joint, text), names in groups.items():
+            one = len(names) == 1
+            joint = " looks like: " if one and joint == " look like: " else joint
+            shown = ", ".join(names[:3]) + (f", +{len(names) - 3} more" if len(names) > 3 else "")
+            lines.append(f"    {len(names)} case{'' if one else 's'}{joint}{text}"
+                         f" ({printable(shown, one_line=True)})")
+    lines += [f"  hint: {hint}" for hint in _hints(failures)]
+    return lines
+
+
+def feedback_text(record, exercises, set_names=None) -> list:
+    """feedback.txt's lines: the total and status, the files not found or not taken, then a
+    block per exercise (a blank line around each block of more than two lines)."""
+    lines = [f"Feedback for {printable(record['id'], one_line=True)}: "
+             f"{_number(record['total'])} of {_number(record['max'])} points "
+             f"({record['status']})", *files_lines(record, exercises), ""]
+    for exercise in exercises:
+        result = record["exercises"].get(exercise["id"])
+        if result is None:
+            continue
+        block = exercise_block(exercise, result, set_names)
+        if len(block) > 2 and lines[-1] != "":
+            lines.append("")
+        lines += block
+        if len(block) > 2:
+            lines.append("")
+    if record.get("error"):
+        lines += ["", printable(record["error"], one_line=True)]
+    while lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def summary_line(record, exercises) -> str:
+    """The exercises in one line: how many full, partial, zero (and which are zero)."""
+    results = [(ex, record["exercises"][ex["id"]]) for ex in exercises
+               if ex["id"] in record["exercises"]]
+    full = [ex for ex, r in results if r["max"] and r["points"] >= r["max"]]
+    zero = [ex for ex, r in results if r["points"] <= 0 and r["max"]]
+    partial = len(results) - len(full) - len(zero)
+    text = f"{len(full)} of {len(exercises)} exercises full points"
+    if partial:
+        text += f", {partial} partial"
+    if zero:
+        text += f", {len(zero)} zero ({', '.join(ex['id'] for ex in zero)})"
+    return text
+
+
+_XML_FORBIDDEN = re.compile("[\ufffe\uffff]")
+
+
+def xml_clean(text: str) -> str:
+    """`text` as XML 1.0 allows it: no control characters but tab and newline, no lone
+    surrogate, no U+FFFE or U+FFFF."""
+    return _XML_FORBIDDEN.sub("?", printable(str(text)))
+
+
 def xml_text(text: str) -> str:
-    """`text` as XML 1.0 allows it (no control characters), escaped."""
-    return escape(printable(text))
+    """`text` as XML 1.0 allows it, escaped for an element's content."""
+    return escape(xml_clean(text))
+
+
+def xml_attr(text: str) -> str:
+    """`text` as XML 1.0 allows it, quoted and escaped for an attribute."""
+    return quoteattr(xml_clean(text))
+
+
+def _case_text(set_name, failure) -> str:
+    """One failed case in full, for JUnit (a hidden case's failure holds no details)."""
+    lines = [_what(failure)]
+    if failure.get("mistake"):
+        lines.append(f"looks like: {_mistake(failure)}")
+    if failure.get("hint"):
+        lines.append(f"hint: {failure['hint']}")
+    if failure.get("details") and set_name == "public":
+        lines.append(failure["details"].strip("\n"))
+    return "\n".join(lines)
 
 
 def write_student(folder, record, exercises, rubric):
+    lines = feedback_text(record, exercises)
     files = files_lines(record, exercises)
-    lines = [f"Feedback for {record['id']}: {record['total']} of {record['max']} points "
-             f"({record['status']})", *files, ""]
     tests, cases_xml, failures_count, count = [], [], 0, 0
     for exercise in exercises:
         ex_id = exercise["id"]
-        result = record["exercises"][ex_id]
-        lines += exercise_block(exercise, result) + [""]
+        result = record["exercises"].get(ex_id)
+        if result is None:
+            continue
         sets = list(result["sets"].items())
         shares = split(result["max"], [data["cases"] for _, data in sets])
         scores = split(result["points"], [data["passed"] if rubric.partial else data["cases"]
                                           for _, data in sets])
         for (set_name, data), share, score in zip(sets, shares, scores):
+            output = "\n".join(exercise_block(exercise, result, [set_name]))
             tests.append({"name": f"{ex_id} {exercise['name']} ({set_name} cases)",
                           "score": score, "max_score": share,
-                          "output": "\n".join(exercise_block(exercise, result, [set_name])),
+                          "status": "passed" if score >= share else "failed",
+                          "output": printable(output),
                           "visibility": "visible" if set_name == "public" else "after_published"})
             suite = f"{ex_id}_{exercise['name']}.{set_name}"
             for failure in data["failures"]:
                 count += 1
                 failures_count += 1
                 cases_xml.append(
-                    f'    <testcase classname={quoteattr(suite)} '
-                    f'name={quoteattr(printable(failure["case"]))}>\n'
-                    f'      <failure message={quoteattr(printable(failure["reason"][:500]))}>'
-                    f'{xml_text(failure["mistake"] + chr(10) + failure["hint"])}</failure>\n'
+                    f'    <testcase classname={xml_attr(suite)} '
+                    f'name={xml_attr(failure["case"])}>\n'
+                    f'      <failure message={xml_attr(printable(_what(failure), limit=500))}>'
+                    f'{xml_text(_case_text(set_name, failure))}</failure>\n'
                     f'    </testcase>')
             for case in data.get("passed_cases", []):
                 count += 1
-                cases_xml.append(f'    <testcase classname={quoteattr(suite)} '
-                                 f'name={quoteattr(printable(case))}/>')
-    (folder / "feedback.txt").write_text("\n".join(lines), encoding="utf-8")
+                cases_xml.append(f'    <testcase classname={xml_attr(suite)} '
+                                 f'name={xml_attr(case)}/>')
+    (folder / "feedback.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
     (folder / "junit.xml").write_text(
         '<?xml version="1.0" encoding="UTF-8"?>\n'
-        f'<testsuites>\n  <testsuite name={quoteattr(record["id"])} tests="{count}" '
+        f'<testsuites>\n  <testsuite name={xml_attr(record["id"])} tests="{count}" '
         f'failures="{failures_count}">\n' + "\n".join(cases_xml) + "\n  </testsuite>\n</testsuites>\n",
         encoding="utf-8")
-    summary = [f"{record['total']} of {record['max']} points; status: {record['status']}"]
+    summary = [f"{_number(record['total'])} of {_number(record['max'])} points; status: "
+               f"{record['status']}; " + summary_line(record, exercises)]
+    if record.get("error"):
+        summary.append(printable(record["error"], one_line=True))
     results = {"score": record["total"], "max_score": record["max"],
                "execution_time": round(record.get("seconds", 0.0)),
-               "output": "\n".join(summary + files), "tests": tests}
+               "output": printable("\n".join(summary + files)), "tests": tests}
     (folder / "results.json").write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
     for name in ("feedback.txt", "junit.xml", "results.json"):
         _private(folder / name)
@@ -162,10 +360,13 @@ def write_class(out, records, exercises, rubric, notes, meta):
                              for ex in exercises] + [record["status"]])
     _private(path)
     provenance = {"tool": "tools/grade", "kit_commit": meta["kit_head"],
+                  # each set's MANIFEST.json sha256
                   "case_sets": meta.get("case_sets", {name: "" for name in meta["sets"]}),
                   "rubric": {"points": rubric.points, "partial": rubric.partial},
                   "sandbox": meta.get("sandbox"), "notes": notes,
-                  "students": len(records)}
+                  "students": len(records),
+                  "graded_at": datetime.now(timezone.utc).astimezone().isoformat(timespec="seconds"),
+                  "gradebook": "gradebook.csv: id,total,max,<exercise ids>,status"}
     (out / "grading.json").write_text(json.dumps(provenance, indent=2) + "\n", encoding="utf-8")
     _private(out / "grading.json")
     timings = {"meta": meta, "students": {
