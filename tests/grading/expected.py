@@ -13,8 +13,9 @@ passed / cases rounded to 0.01; `--rubric FILE` is tools/grade's JSON, {"points"
 
 Prints the expected gradebook as CSV (id,total,max,<exercise ids>,status), or as JSON with
 --json. --check GRADEBOOK compares a grader's gradebook.csv with it, every cell: the same
-students, total, max, each exercise's points (to 0.01) and status; the header row may come
-first or after lines starting with '#' (comments); an exercise column may be named "01",
+students, total, max, each exercise's points (to 0.01) and status; the header row is the
+first line, as tools/grade writes it (its provenance is in grading.json; the '#' lines an
+older grader wrote before the header are skipped); an exercise column may be named "01",
 "ex01" or "01_dot_scores". A student whose folder is not its name (expected.json's "folder")
 is the row of that id; where the folder's name is not printable (a newline, bytes that are
 not UTF-8) the grader shows it changed, and its row is the one whose id ends in "~" and the

@@ -57,6 +57,26 @@ stop() {
 trap stop EXIT
 trap 'exit 1' INT TERM
 
+# Without sbatch on PATH, tools/grade slurm stops at once in one line (before its minute of kit
+# build), and writes nothing.
+mkdir "$work/no-sbatch"
+ln -s "$(PATH=/usr/bin:/bin command -v python3)" "$work/no-sbatch/python3"
+mkdir -p "$work/one/alice"
+start=$(date +%s)
+if PATH="$work/no-sbatch" tools/grade slurm "$work/one" --out "$work/no-sbatch-out" --array 2 \
+    >"$work/no-sbatch.out" 2>"$work/no-sbatch.err"; then
+  echo "slurm_check: tools/grade slurm without sbatch did not fail" >&2
+  exit 1
+fi
+if [ "$(wc -l <"$work/no-sbatch.err")" != 1 ] || ! grep -q '^grade: sbatch not found: ' \
+    "$work/no-sbatch.err" || [ -e "$work/no-sbatch-out" ] || [ $(($(date +%s) - start)) -gt 10 ]; then
+  echo "slurm_check: tools/grade slurm without sbatch should stop at once in one line:" >&2
+  cat "$work/no-sbatch.out" "$work/no-sbatch.err" >&2
+  exit 1
+fi
+echo "slurm_check: without sbatch, at once: $(cat "$work/no-sbatch.err")"
+rm -r "$work/no-sbatch" "$work/one" "$work/no-sbatch.out" "$work/no-sbatch.err"
+
 # munged: its own key and socket (AuthInfo tells every Slurm command where).
 mungekey --create --keyfile="$work/etc/munge.key"
 munged --foreground --key-file="$work/etc/munge.key" --socket="$work/run/munge.socket" \
@@ -140,11 +160,17 @@ if [ ! -f "$merged" ]; then
   exit 1
 fi
 python3 tests/grading/expected.py "${expect[@]}" --check "$merged"
-if ! diff <(grep -v '^#' "$single") <(grep -v '^#' "$merged") >&2; then
+# The header row first (no '#' provenance line: that is OUT/grading.json's).
+if ! head -n 1 "$merged" | grep -q '^id,total,max,.*,status$'; then
+  echo "slurm_check: the merged gradebook does not start with its header row:" >&2
+  head -n 2 "$merged" >&2
+  exit 1
+fi
+if ! diff "$single" "$merged" >&2; then
   echo "slurm_check: the merged gradebook (>) differs from the single-machine one (<)" >&2
   exit 1
 fi
-students=$(($(grep -vc '^#' "$merged") - 1))
+students=$(($(wc -l <"$merged") - 1))
 echo "slurm_check: $students students graded by a 3-task Slurm array and merged in $seconds s" \
   "($((submitted - start)) s kit build and submit, $((seconds - submitted + start)) s array and" \
   "merge): the single-machine gradebook, cell by cell"

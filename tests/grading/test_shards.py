@@ -7,7 +7,8 @@ Slurm. ctest runs it as kit.grade_shards.
   - the shards of a class: every student in exactly one, for any N (more shards than students
     too);
   - three shards merged: the same gradebook.csv and records as one run over the class writes,
-    the student folders copied with their modes (0700 / 0600);
+    the student folders copied from SHARD_OUT/students/ with their modes (0700 / 0600);
+    gradebook.csv's header row first (no '#' line), the provenance in grading.json (0600);
   - each refusal, in one line naming the problem: a shard missing, a shard given twice, a
     student in two shards, another kit commit, another rubric, another class, a folder that is
     not a shard, a shard with no records.json;
@@ -63,14 +64,15 @@ def record(student: str) -> dict:
 
 
 def write_out(folder: Path, students: list, meta: dict) -> Path:
-    """An OUT as tools/grade writes it: a 0700 folder per student with 0600 files, and the
-    class-wide files from reports.write_class."""
+    """An OUT as tools/grade writes it: a 0700 folder per student under OUT/students with 0600
+    files, and the class-wide files from reports.write_class."""
     folder.mkdir()
     records = [record(student) for student in students]
+    (folder / "students").mkdir(mode=0o700)
     for student in students:
-        (folder / student).mkdir(mode=0o700)
-        (folder / student / "feedback.txt").write_text(f"feedback for {student}\n")
-        (folder / student / "feedback.txt").chmod(0o600)
+        (folder / "students" / student).mkdir(mode=0o700)
+        (folder / "students" / student / "feedback.txt").write_text(f"feedback for {student}\n")
+        (folder / "students" / student / "feedback.txt").chmod(0o600)
     reports.write_class(folder, records, EXERCISES, Rubric(**meta["rubric"]), [], meta)
     return folder
 
@@ -134,11 +136,32 @@ class MergeTest(ShardTest):
         self.assertEqual([s["shard"] for s in ours["meta"]["shards"]], [[1, 3], [2, 3], [3, 3]])
         timings = json.loads((merged / "timings.json").read_text())
         self.assertEqual(sorted(timings["students"]), CLASS)
+        self.assertEqual(stat.S_IMODE((merged / "students").stat().st_mode), 0o700)
         for student in CLASS:
-            self.assertEqual(stat.S_IMODE((merged / student).stat().st_mode), 0o700)
-            feedback = merged / student / "feedback.txt"
+            self.assertEqual(stat.S_IMODE((merged / "students" / student).stat().st_mode), 0o700)
+            feedback = merged / "students" / student / "feedback.txt"
             self.assertEqual(stat.S_IMODE(feedback.stat().st_mode), 0o600)
             self.assertEqual(feedback.read_text(), f"feedback for {student}\n")
+
+    def test_the_gradebook_header_comes_first_and_provenance_goes_to_grading_json(self):
+        """Spreadsheets, pandas and LMS imports take line 1 as the header: no '#' line."""
+        shards = [self.shard(k, 2) for k in (1, 2)]
+        merged = self.root / "merged"
+        with contextlib.redirect_stdout(io.StringIO()):
+            self.assertEqual(merge.main([str(s) for s in shards] + ["--out", str(merged)]), 0)
+        lines = (merged / "gradebook.csv").read_text().splitlines()
+        self.assertEqual(lines[0], "id,total,max," + ",".join(ex["id"] for ex in EXERCISES)
+                         + ",status")
+        self.assertFalse(any(line.startswith("#") for line in lines))
+        self.assertEqual(len(lines), 1 + len(CLASS))
+        provenance = merged / "grading.json"
+        self.assertEqual(stat.S_IMODE(provenance.stat().st_mode), 0o600)
+        data = json.loads(provenance.read_text())
+        self.assertEqual(data["kit_commit"], META["kit_head"])
+        self.assertEqual(data["case_sets"], META["case_sets"])
+        self.assertEqual(data["rubric"], META["rubric"])
+        self.assertEqual(data["students"], len(CLASS))
+        self.assertIn("graded_at", data)
 
     def test_more_shards_than_students(self):
         shards = [self.shard(k, 9) for k in range(1, 10)]
@@ -205,8 +228,24 @@ class SlurmScriptsTest(ShardTest):
             code = slurm.main([str(self.root / "class"), "--out", str(self.root / "out"),
                                "--array", "2"])
         self.assertEqual((code, build.called), (1, False))
-        self.assertEqual(stderr.getvalue().count("\n"), 1)
-        self.assertIn("sbatch not found", stderr.getvalue())
+        self.assertEqual(stderr.getvalue(), slurm.SBATCH_MISSING + "\n")
+        self.assertTrue(slurm.SBATCH_MISSING.startswith("grade: sbatch not found: "))
+        self.assertIn("--no-submit", slurm.SBATCH_MISSING)
+        self.assertFalse((self.root / "out").exists())  # nothing written either
+
+    def test_no_submit_needs_no_sbatch(self):
+        (self.root / "class" / "alice").mkdir(parents=True)
+        with unittest.mock.patch.object(slurm.shutil, "which", return_value=None), \
+                unittest.mock.patch.object(kitbuild, "prepare", return_value="a" * 40), \
+                unittest.mock.patch.object(grade, "make_out",
+                                           side_effect=lambda out, _: out.mkdir()), \
+                contextlib.redirect_stdout(io.StringIO()) as stdout, \
+                contextlib.redirect_stderr(io.StringIO()):
+            code = slurm.main([str(self.root / "class"), "--out", str(self.root / "out"),
+                               "--array", "2", "--no-submit"])
+        self.assertEqual(code, 0)
+        self.assertTrue((self.root / "out" / "slurm" / "grade.sbatch").is_file())
+        self.assertIn("submit: id=$(sbatch --parsable", stdout.getvalue())
 
     def test_an_array_of_shards_then_a_merge_of_them(self):
         out = self.root / "out"

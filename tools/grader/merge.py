@@ -5,7 +5,8 @@
 Each SHARD_OUT is a `tools/grade --shard K/N` run's OUT. The shards must have graded the same
 kit commit, case sets, rubric and class, every shard 1..N once, no student twice; anything
 else stops the merge with one line naming the problem. The student folders are copied
-(modes kept: 0700 folders, 0600 files) and the class-wide files are written by
+from SHARD_OUT/students/ to OUT/students/ (modes kept: 0700 folders, 0600 files) and the
+class-wide files (gradebook.csv, its header row first; grading.json; report.html) are written by
 reports.write_class from the shards' records, as a single run writes them; only the timing
 meta differs (the slowest shard's build and grading seconds, and each shard's in "shards").
 """
@@ -97,12 +98,15 @@ def merge(folders: list, out: Path) -> list:
     # As a grading run leaves its OUT: root's OUT stays searchable, for shards kept inside it
     # (tools/grade slurm puts them in OUT/shards) whose sandbox users compile there.
     os.chmod(out, 0o711 if os.geteuid() == 0 else 0o700)
+    students = out / "students"  # where a grading run writes each student's folder
+    students.mkdir(exist_ok=True)
+    os.chmod(students, 0o700)
     for folder, data in shards:
         for record in data["records"]:
-            source, target = folder / record["id"], out / record["id"]
+            source, target = folder / "students" / record["id"], students / record["id"]
             if target.exists():
                 shutil.rmtree(target)
-            if source.is_dir():  # not after a grader error on that student
+            if source.is_dir() and not source.is_symlink():  # not after a grader error
                 shutil.copytree(source, target)  # copy2: modes kept
     reports.write_class(out, records, exercises, Rubric(**meta["rubric"]), notes, meta)
     return records

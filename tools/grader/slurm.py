@@ -3,6 +3,8 @@
     tools/grade slurm SUBMISSIONS --out OUT --array N [--jobs J] [--hidden CASES]
                       [--rubric FILE] [--partition P] [--time MIN] [--no-submit]
 
+Without `sbatch` on PATH (and without --no-submit) it stops first, in one line, before
+building anything or writing OUT.
 Builds the pristine kit once, here and now, in OUT/.kit-src and OUT/.kit-build (the tasks
 reuse it with --kit-build OUT instead of each building it), then writes
 
@@ -29,6 +31,10 @@ from pathlib import Path
 
 from . import grade, kitbuild
 from .rubric import Rubric
+
+
+SBATCH_MISSING = ("grade: sbatch not found: tools/grade slurm needs Slurm's sbatch on PATH "
+                  "(or use --no-submit to only write the scripts)")
 
 
 def sbatch_script(comment: str, directives: list, command: list) -> str:
@@ -92,9 +98,10 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     if not 1 <= args.array:
         parser.error("--array N needs N >= 1")
-    if not args.no_submit and shutil.which("sbatch") is None:  # before a minute of build
-        print("grade slurm: sbatch not found: tools/grade slurm needs Slurm's sbatch on PATH "
-              "(or --no-submit, to build the kit and write the scripts only)", file=sys.stderr)
+    # First, before the minute of kit build and before anything is written: without sbatch
+    # nothing could be submitted after it.
+    if not args.no_submit and shutil.which("sbatch") is None:
+        print(SBATCH_MISSING, file=sys.stderr)
         return 1
     if not grade.list_students(args.submissions)[0]:
         print(f"grade slurm: no student folders in {args.submissions}", file=sys.stderr)
