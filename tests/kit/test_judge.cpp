@@ -136,7 +136,9 @@ TEST_F(HiddenJudgeTest, AWrongValueIsLocatedWithoutTheExpectedValue) {
         std::snprintf(printed, sizeof printed, "%.6g", value);
         EXPECT_THAT(json, Not(HasSubstr(printed)));
     }
-    for (const auto& verdict : nlohmann::json::parse(json)["cases"]) {
+    // Parsed into a variable: a range-for over a member of a temporary reads freed memory.
+    const auto parsed = nlohmann::json::parse(json);
+    for (const auto& verdict : parsed["cases"]) {
         for (const auto& output : verdict["outputs"]) EXPECT_EQ(output["details"], "");
     }
 }
