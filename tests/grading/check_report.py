@@ -3,12 +3,15 @@
 
     python3 tests/grading/check_report.py OUT/report.html [--screenshot PNG] [--height H]
 
-Renders the page in Debian's headless `chromium` twice: --dump-dom, and a 1280 x H
---screenshot. Then checks
+Renders the page in Debian's headless `chromium` twice, in a 1280 x H window: --dump-dom of a
+copy of the page with a probe script added (the report itself has no script), and a
+--screenshot of the page. Then checks
   - the rendered DOM (check_dom): the chart <svg id="pass-rate-chart"> with its title and
     aria-label and one bar per exercise of OUT/gradebook.csv, in order; <table id="students">
     with one row per student of gradebook.csv, each id once, with a cell per exercise; the
     mistakes section with one article per exercise;
+  - the layout the probe measured (check_layout): the page no wider than the 1280 px window
+    (no horizontal scrolling), the students table and its Status column inside it;
   - the screenshot (read with zlib + struct): its size is the window asked for, the top of the
     page is not blank, the bars' own fill colour covers the area the DOM gives the bars (the SVG
     was drawn, at its size), and the table's header colour shows (the table is in the shot).
@@ -19,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import json
 import shutil
 import struct
 import subprocess
@@ -40,6 +44,23 @@ VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "met
         "track", "wbr"}  # HTML elements without an end tag
 
 
+# Added to a copy of the page before --dump-dom: measures the laid-out page and leaves the
+# numbers in <body data-layout="{json}">, which the dump then holds.
+LAYOUT_PROBE = """<script>(function () {
+  var page = document.documentElement, layout = {scrollWidth: page.scrollWidth,
+    innerWidth: window.innerWidth, columns: []};
+  document.querySelectorAll("#students thead th").forEach(function (th) {
+    var box = th.getBoundingClientRect();
+    layout.columns.push([th.firstChild ? th.firstChild.textContent.trim() : "",
+                         Math.round(box.left), Math.round(box.right)]);
+  });
+  var table = document.getElementById("students");
+  if (table) { var box = table.getBoundingClientRect();
+               layout.table = [Math.round(box.left), Math.round(box.right)]; }
+  document.body.setAttribute("data-layout", JSON.stringify(layout));
+})();</script>"""
+
+
 class ReportParser(HTMLParser):
     """What check_dom needs from the page: the chart, its bars, the table rows' cells, the
     mistakes section's articles."""
@@ -52,6 +73,7 @@ class ReportParser(HTMLParser):
         self.rows = []                # per tbody row of the table: its cells' text
         self.table = False
         self.mistakes = None          # data-exercise of each article in section#mistakes
+        self.layout = None            # <body data-layout>: what LAYOUT_PROBE measured
         self._open = []               # (tag, role) of the open elements
         self._cell = None
 
@@ -68,6 +90,8 @@ class ReportParser(HTMLParser):
 
     def _start(self, tag, attrs):
         role = None
+        if tag == "body" and attrs.get("data-layout"):
+            self.layout = json.loads(attrs["data-layout"])
         if tag == "svg" and attrs.get("id") == "pass-rate-chart":
             self.chart, role = attrs, "chart"
         elif tag == "title" and self._inside("chart"):
@@ -140,6 +164,28 @@ def check_dom(html_text: str, students: list, exercises: list) -> tuple[list, in
         problems.append(f"the mistakes section is about {page.mistakes}, not {exercises}")
     area = sum(int(float(b.get("width", 0))) * int(float(b.get("height", 0))) for b in page.bars)
     return problems, area
+
+
+def check_layout(layout: dict | None, width: int = WIDTH) -> list:
+    """The problems with the page as laid out in a `width` px window: wider than the window
+    (a horizontal scroll bar), the students table or its Status column past its right edge."""
+    if layout is None:
+        return ["no layout measured (the probe script did not run)"]
+    problems = []
+    if layout["innerWidth"] != width:
+        problems.append(f"the window was {layout['innerWidth']} px wide, not {width}")
+    if layout["scrollWidth"] > width:
+        problems.append(f"the page is {layout['scrollWidth']} px wide: it does not fit a "
+                        f"{width} px window without scrolling sideways")
+    if layout.get("table") and layout["table"][1] > width:
+        problems.append(f"the students table ends at {layout['table'][1]} px, past the "
+                        f"{width} px window")
+    status = [column for column in layout.get("columns", []) if column[0] == "Status"]
+    if not status:
+        problems.append("the students table has no Status column")
+    elif status[0][2] > width:
+        problems.append(f"the Status column ends at {status[0][2]} px, off a {width} px window")
+    return problems
 
 
 def read_png(path: Path) -> tuple[int, int, list]:
@@ -248,7 +294,8 @@ def chromium(args: list, profile: str) -> tuple[str, float]:
 
 
 def read_gradebook(path: Path) -> tuple[list, list]:
-    """The student ids and exercise ids of gradebook.csv (its # lines are comments)."""
+    """The student ids and exercise ids of gradebook.csv (its header row first; '#' lines, which
+    an older grader wrote above it, are skipped)."""
     with open(path, newline="", encoding="utf-8") as stream:
         rows = list(csv.reader(line for line in stream if not line.startswith("#")))
     return [row[0] for row in rows[1:]], rows[0][3:-1]
@@ -267,8 +314,15 @@ def main(argv=None) -> int:
     # The mistakes' cards sit two to a row above the table, up to ~500 px a row.
     args.height = args.height or 1600 + 250 * len(exercises)
     with tempfile.TemporaryDirectory() as scratch:
-        dom, dom_s = chromium(["--dump-dom", report.as_uri()], scratch + "/profile")
+        page = report.read_text(encoding="utf-8")
+        probe = Path(scratch) / "probe.html"
+        probe.write_text(page.replace("</body>", LAYOUT_PROBE + "</body>", 1), encoding="utf-8")
+        dom, dom_s = chromium([f"--window-size={WIDTH},{args.height}", "--dump-dom",
+                               probe.as_uri()], scratch + "/profile")
         problems, bar_area = check_dom(dom, students, exercises)
+        parsed = ReportParser()
+        parsed.feed(dom)
+        problems += check_layout(parsed.layout)
         shot = args.screenshot or Path(scratch) / "report.png"
         _, shot_s = chromium([f"--screenshot={shot.resolve()}",
                               f"--window-size={WIDTH},{args.height}", report.as_uri()],
@@ -286,6 +340,8 @@ def main(argv=None) -> int:
     print(f"{report.name}: {len(students)} student{'s' * (len(students) != 1)}, "
           f"{len(exercises)} bars, chart "
           f"{counts['bars']} px (DOM {bar_area}), table head {counts['table head']} px, "
+          f"fits {WIDTH} px (page {parsed.layout['scrollWidth']} px wide, Status column "
+          f"ends at {[c for c in parsed.layout['columns'] if c[0] == 'Status'][0][2]} px), "
           f"screenshot {WIDTH}x{args.height} OK (chromium {dom_s:.1f} s DOM + {shot_s:.1f} s "
           f"screenshot, PNG read {read_s:.1f} s)")
     return 0

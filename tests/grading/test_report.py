@@ -11,7 +11,11 @@ browser. ctest runs it as kit.grade_report; CI renders a real class's report in 
   - write_class writes it, and `python3 -m tools.grader.html_report OUT` rebuilds the same page
     from records.json;
   - check_dom accepts the page, and names what is missing in a page without its chart, a bar,
-    a student's row or the mistakes section;
+    a student's row or the mistakes section; check_layout names a page wider than 1280 px
+    or a Status column off it;
+  - what to teach again counts students (one student's mistake in 4 cases: 1, one item per
+    mistake), a timed-out or crashed case its students; "files missing" a status like the
+    others (a tile, flagged cells); each row links to students/<id>/feedback.txt, quoted;
   - a student's feedback.txt: one block per exercise (the first failure in full, the others
     counted by the mistake they look like, each hint once, a crash said per case), 15 untouched
     stubs in under 40 lines, files not found / not taken / found instead on top, no hidden
@@ -35,7 +39,7 @@ KIT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(KIT / "tools"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from check_report import check_dom  # noqa: E402  (after the path is set)
+from check_report import check_dom, check_layout  # noqa: E402  (after the path is set)
 from grader import html_report, reports  # noqa: E402
 from grader.rubric import Rubric  # noqa: E402
 
@@ -263,6 +267,54 @@ class ReportPageTest(unittest.TestCase):
         self.assertIn("grader error: KeyError(&#x27;x&#x27;)", html)
 
 
+class CountsAndStatusesTest(unittest.TestCase):
+    """What to teach again counts students; files missing shows like the other statuses;
+    each row links to its feedback."""
+
+    def test_one_students_mistake_in_four_cases_counts_one(self):
+        records = [{"id": "ann", "status": "graded", "seconds": 1.0, "total": 10.0, "max": 20,
+                    "exercises": {"01": exercise(10.0, 2, 2), "02": exercise(
+                        0.0, 0, 4, [failure(f"02/{c}", AXIS, AXIS_HINT) for c in "abcd"])}}]
+        html, _ = render(records)
+        section = html[html.index('id="mistakes"'):html.index('id="students"')]
+        self.assertEqual(section.count("<li>"), 1)
+        self.assertIn("1 student</span> (100 %)", section)
+
+    def test_a_timed_out_and_a_crashed_case_count_their_students(self):
+        def stopped(case, why):
+            return dict(failure(case), reason="x: no result: the program stopped", crash=why,
+                        function="softmax")
+        records = [{"id": name, "status": "timed-out", "seconds": 1.0, "total": 10.0,
+                    "max": 20, "exercises": {"01": exercise(10.0, 2, 2), "02": exercise(
+                        0.0, 0, 3, [stopped("02/a", "stopped after 20 s (wall clock)"),
+                                    stopped("02/b", "stopped after 20 s (wall clock)"),
+                                    stopped("02/c", "crashed: SIGSEGV (invalid memory access)")],
+                        "timed-out")}} for name in ("ann", "ben")]
+        html, _ = render(records)
+        card = html[html.index('data-exercise="02"><h3>'):]
+        card = card[:card.index("</article>")]
+        self.assertIn("2 students timed out in a case", card)
+        self.assertIn("2 students crashed in a case", card)
+        self.assertNotIn("without a named mistake", card)
+
+    def test_files_missing_is_a_status_like_the_others(self):
+        record = dict(RECORDS[1], id="cat", status="files missing",
+                      files={"missing": ["02"], "not_taken": {"01": "a link"},
+                             "found_instead": ["02_softmax-1.cpp"]})
+        html, _ = render(RECORDS + [record])
+        self.assertIn('<li class="tile"><b>1</b><span>files missing</span></li>', html)
+        self.assertIn('<td class="status bad">files missing</td>', html)
+        self.assertIn('<span class="flag">not taken</span>', html)
+        self.assertIn('<span class="flag">no file</span>', html)
+        self.assertIn("1 student handed in no file", html)
+
+    def test_each_row_links_to_its_feedback_quoted(self):
+        record = dict(RECORDS[1], id='a b?#"<x>')
+        html, _ = render([record])
+        self.assertIn('<a href="students/a%20b%3F%23%22%3Cx%3E/feedback.txt">'
+                      'a b?#&quot;&lt;x&gt;</a>', html)
+
+
 class BrokenReportTest(unittest.TestCase):
     """The DOM check rejects a page with a part missing, and says which."""
 
@@ -290,6 +342,33 @@ class BrokenReportTest(unittest.TestCase):
     def test_no_mistakes_section(self):
         html = self.html.replace('id="mistakes"', 'id="other"')
         self.assertIn('no mistakes section: <section id="mistakes">', self.problems(html))
+
+
+class LayoutCheckTest(unittest.TestCase):
+    """check_layout, on what check_report.py's probe measures in a 1280 px window."""
+
+    FITS = {"scrollWidth": 1280, "innerWidth": 1280, "table": [32, 1248],
+            "columns": [["Student", 33, 150], ["Total", 150, 230], ["Status", 230, 330]]}
+
+    def test_a_page_that_fits(self):
+        self.assertEqual(check_layout(self.FITS), [])
+
+    def test_wider_than_the_window(self):
+        problems = "\n".join(check_layout(dict(self.FITS, scrollWidth=1432, table=[32, 1432])))
+        self.assertIn("the page is 1432 px wide", problems)
+        self.assertIn("the students table ends at 1432 px", problems)
+
+    def test_the_status_column_off_screen(self):
+        columns = self.FITS["columns"][:2] + [["Status", 1300, 1400]]
+        self.assertIn("the Status column ends at 1400 px, off a 1280 px window",
+                      check_layout(dict(self.FITS, columns=columns)))
+
+    def test_no_measure(self):
+        self.assertEqual(check_layout(None),
+                         ["no layout measured (the probe script did not run)"])
+
+    def test_the_probe_is_not_in_the_report(self):
+        self.assertNotIn("<script", render()[0])
 
 
 class WrittenByGradeTest(unittest.TestCase):

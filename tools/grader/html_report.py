@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import statistics
 import sys
 from collections import Counter
@@ -26,15 +27,24 @@ from urllib.parse import quote
 from .rubric import Rubric
 
 KIT = Path(__file__).resolve().parents[2]
-STATUSES = ("graded", "crashed", "timed-out", "build-failed")  # best to worst, as in grade.py
-PROBLEM_FLAG = {"crashed": "crashed", "timed-out": "timed out", "build-failed": "no build"}
-PROBLEM_VERB = {"crashed": "crashed", "timed-out": "timed out", "build-failed": "did not build"}
+# A student's status, best to worst, as grade.py's SEVERITY; "files missing" is a student's
+# only (an expected file not found or not taken), its exercises flagged "no file"/"not taken".
+STATUSES = ("graded", "crashed", "timed-out", "build-failed", "files missing")
+# What happened to one exercise of a student, worst first.
+PROBLEMS = ("not taken", "no file", "build-failed", "timed-out", "crashed", "not implemented")
+PROBLEM_FLAG = {"crashed": "crashed", "timed-out": "timed out", "build-failed": "no build",
+                "no file": "no file", "not taken": "not taken"}
+PROBLEM_VERB = {"crashed": "crashed in a case", "timed-out": "timed out in a case",
+                "build-failed": "did not build", "no file": "handed in no file",
+                "not taken": "had their file not taken",
+                "not implemented": "left functions of it not implemented (the kit's stub)"}
 # The chart's bar fill: a colour nothing else on the page uses, so a screenshot's pixels of
 # exactly this colour are the bars (tests/grading/check_report.py counts them).
 BAR_FILL = "#3f7cc4"
 TRACK_FILL = "#eef2f8"
 CHART_WIDTH, CHART_HEIGHT = 960, 340
 TOP_N_MISTAKES = 5
+LONG_ID = 16  # characters: a longer student id may wrap anywhere, so the table fits 1280 px
 
 CSS = """
 body { font: 15px/1.45 "DejaVu Sans", "Helvetica Neue", Arial, sans-serif; color: #1d2430;
@@ -69,13 +79,17 @@ th { background: #e9eef6; font-weight: 600; vertical-align: bottom; }
 th small { display: block; font-weight: normal; color: #4a5566; max-width: 5.5em;
            overflow-wrap: anywhere; }  /* long exercise names wrap: the table fits 1280 px */
 td.id, th.id { text-align: left; }
+td.total { white-space: nowrap; }
+/* A long id or error wraps within a bounded width: the table fits 1280 px. */
+td.id.long a { display: inline-block; max-width: 11em; overflow-wrap: anywhere; }
 td.full { background: #dcf1de; }
 td.partial { background: #fdf0c4; }
 td.zero { background: #f8dcd8; }
 td.missing { color: #8a94a3; text-align: center; }
 .flag { display: block; font-size: 11px; font-weight: bold; color: #8c1d12;
         text-transform: uppercase; letter-spacing: 0.03em; }
-.status { text-align: left; }
+.status { text-align: left; white-space: nowrap; }
+.status .flag { white-space: normal; overflow-wrap: anywhere; max-width: 14em; }
 .status.bad { color: #8c1d12; font-weight: bold; }
 .legend { font-size: 13px; color: #4a5566; margin: 0 0 6px; }
 .legend span { display: inline-block; padding: 0 6px; margin-right: 6px;
@@ -104,6 +118,24 @@ def _students(count: int) -> str:
     return f"{count} student" + ("" if count == 1 else "s")
 
 
+# The kit's stubs throw "exercises/NN_x.cpp: attn::f(args) is not implemented yet (...)"; the
+# judge passes it on as a case's reason, per output ("weights: exercises/...").
+_STUB = re.compile(r"(?:[A-Za-z_][A-Za-z0-9_]*: )?(?:\S+\.cpp: )?"
+                   r"(\S.*?) is not implemented yet")
+
+
+def stub_functions(reason: str) -> list:
+    """The functions a case failed on because they are still the kit's stubs; [] unless every
+    output of the case failed so."""
+    functions = []
+    for part in reason.split("; "):
+        match = _STUB.match(part)
+        if not match:
+            return []
+        functions.append(match.group(1))
+    return list(dict.fromkeys(functions))
+
+
 def named_mistakes(failure: dict) -> dict:
     """{mistake: hint} of one failed case. grade.py joins the mistakes of the case's outputs
     with "; ", and their hints too; no mistake name holds "; " but hints may, so a hint is
@@ -118,32 +150,69 @@ def named_mistakes(failure: dict) -> dict:
     return dict.fromkeys(names, "")
 
 
+def file_problem(record: dict, ex_id: str) -> str:
+    """"no file" or "not taken" when the student's file for `ex_id` was not found or not
+    taken (records.json's "files", submission.py's summary()), else ""."""
+    files = record.get("files") or {}
+    not_taken = files.get("not_taken") or {}
+    if ex_id in not_taken:
+        return "not taken"
+    return "no file" if ex_id in (files.get("missing") or []) else ""
+
+
+def problems_of(record: dict, ex_id: str) -> set:
+    """What happened to one exercise of a student: its file not found or not taken, no build,
+    and each case that timed out or crashed (a crash names its kind in words, sandbox.py)."""
+    result = record["exercises"][ex_id]
+    problems = {file_problem(record, ex_id)} - {""}
+    if result["status"] != "graded":
+        problems.add(result["status"])
+    for data in result["sets"].values():
+        for failure in data["failures"]:
+            crash = failure.get("crash", "")
+            if crash.startswith("stopped after"):
+                problems.add("timed-out")
+            elif crash:
+                problems.add("crashed")
+            elif stub_functions(failure["reason"]):
+                problems.add("not implemented")
+    return problems
+
+
 def exercise_stats(records: list, exercise: dict) -> dict:
     """Over the students graded on `exercise` (a grader error leaves a record without
     exercises): the share of cases passed, who got full points, each named mistake's students
-    and hint, and how many students' exercise did not build, timed out, crashed, or (graded)
-    failed cases without a named mistake. Each count is of students, not cases: what to teach
-    again."""
+    and hint, and how many students' exercise had no file or a file not taken, did not build,
+    timed out or crashed in a case, or (otherwise) failed cases without a named mistake. Each
+    count is of students, not cases: a student's mistake in 4 cases counts 1, what happened to
+    3 cases of one student counts 1 (what to teach again)."""
     ex_id = exercise["id"]
-    results = [r["exercises"][ex_id] for r in records if ex_id in r["exercises"]]
+    graded = [r for r in records if ex_id in r["exercises"]]
+    results = [r["exercises"][ex_id] for r in graded]
     cases = sum(s["cases"] for e in results for s in e["sets"].values())
     passed = sum(s["passed"] for e in results for s in e["sets"].values())
     mistakes, hints, problems, unnamed = Counter(), {}, Counter(), 0
-    for result in results:
-        if result["status"] != "graded":
-            problems[result["status"]] += 1
+    for record, result in zip(graded, results):
+        happened = problems_of(record, ex_id)
+        problems.update(happened)
         named, without_name = set(), False
         for data in result["sets"].values():
             for failure in data["failures"]:
-                if not failure["mistake"]:
+                if not (failure["mistake"] or failure.get("crash") or
+                        stub_functions(failure["reason"])):
                     without_name = True
                 for name, hint in named_mistakes(failure).items():
                     named.add(name)
                     if hint:
                         hints.setdefault(name, hint)
-        mistakes.update(named)
-        # A build failure, crash or timeout already explains its cases without a result.
-        unnamed += without_name and result["status"] == "graded"
+        mistakes.update(named)  # a set: each mistake once per student
+        # No file, no build, or a run that stopped before its first case (no case names its
+        # crash): that already explains its cases without a result.
+        stopped_early = result["status"] in ("crashed", "timed-out") and not any(
+            failure.get("crash") for data in result["sets"].values()
+            for failure in data["failures"])
+        unnamed += without_name and not stopped_early and \
+            not happened & {"no file", "not taken", "build-failed"}
     return {"students": len(results), "rate": passed / cases if cases else 0.0,
             "full": sum(1 for e in results if e["max"] and e["points"] >= e["max"]),
             "mistakes": sorted(mistakes.items(), key=lambda m: (-m[1], m[0]))[:TOP_N_MISTAKES],
@@ -208,8 +277,8 @@ def mistakes_section(exercises: list, stats: dict) -> str:
              if data["hints"].get(name) else "") + "</li>"
             for name, count in data["mistakes"])
         body = f"<ol>{items}</ol>" if items else '<p class="none">No named mistake.</p>'
-        other = [f"{_students(data['problems'][status])} {PROBLEM_VERB[status]}"
-                 for status in STATUSES[1:] if data["problems"][status]]
+        other = [f"{_students(data['problems'][problem])} {PROBLEM_VERB[problem]}"
+                 for problem in PROBLEMS if data["problems"][problem]]
         if data["unnamed"]:
             other.append(f"{_students(data['unnamed'])} failed cases without a named mistake")
         other.append(f"full points: {data['full']} of {_students(data['students'])}")
@@ -219,9 +288,11 @@ def mistakes_section(exercises: list, stats: dict) -> str:
             f'<p class="other">{escape(" · ".join(other))}</p></article>')
     return ('<section id="mistakes"><h2>What to teach again</h2>'
             '<p class="caption">Per exercise, the mistakes the judge recognised in the students\' '
-            'results, most common first (top 5), each counted once per student. A failed case '
-            'without a named mistake has no result (an exception, a missing file) or an error the '
-            'judge has no name for: the student\'s feedback.txt shows it.</p>'
+            'results, most common first (top 5), each counted once per student however many of '
+            'their cases show it; below, how many students had no file, no build, or a case that '
+            'timed out or crashed. A failed case without a named mistake has no result (an '
+            'exception) or an error the judge has no name for: the student\'s feedback.txt shows '
+            'it.</p>'
             f'<div class="grid">{"".join(articles)}</div></section>')
 
 
@@ -238,18 +309,24 @@ def student_table(records: list, exercises: list) -> str:
                 continue
             kind = "full" if result["max"] and result["points"] >= result["max"] else \
                 "partial" if result["points"] > 0 else "zero"
-            flag = f'<span class="flag">{PROBLEM_FLAG[result["status"]]}</span>' \
-                if result["status"] != "graded" else ""
+            problem = file_problem(record, exercise["id"]) or \
+                (result["status"] if result["status"] in PROBLEM_FLAG else "")
+            flag = f'<span class="flag">{PROBLEM_FLAG[problem]}</span>' if problem else ""
             title = result["note"].strip().splitlines()[0] if result["note"].strip() else ""
             cells.append(f'<td class="{kind}" title="{escape(title)}">'
                          f'{_number(result["points"])}{flag}</td>')
         status = escape(record["status"])
-        if record.get("error"):
-            status += f'<span class="flag">{escape(record["error"])}</span>'
+        if record.get("error"):  # a grader error: its start in the cell, all of it on hover
+            error = record["error"]
+            status += (f'<span class="flag" title="{escape(error)}">'
+                       f'{escape(error[:120] + ("…" if len(error) > 120 else ""))}</span>')
         student_id = escape(record["id"])
         # Status beside the total, not after 23 exercise columns: in sight at 1280 px.
-        rows.append(f'<tr><td class="id"><a href="students/{escape(quote(record["id"]))}/'
-                    f'feedback.txt">{student_id}</a></td><td>{_number(record["total"])} / '
+        # The id quoted as one path segment ("?" and "#" too), then escaped for the attribute.
+        long = " long" if len(record["id"]) > LONG_ID else ""
+        rows.append(f'<tr><td class="id{long}"><a href="students/{escape(quote(record["id"], safe=""))}/'
+                    f'feedback.txt">{student_id}</a></td><td class="total">'
+                    f'{_number(record["total"])} / '
                     f'{_number(record["max"])}</td>'
                     f'<td class="status{"" if record["status"] == "graded" else " bad"}">'
                     f'{status}</td>{"".join(cells)}</tr>')
@@ -257,7 +334,8 @@ def student_table(records: list, exercises: list) -> str:
             '<span style="background:#dcf1de">full points</span>'
             '<span style="background:#fdf0c4">partial</span>'
             '<span style="background:#f8dcd8">zero</span>'
-            'NO BUILD / TIMED OUT / CRASHED: what happened to that exercise</p>'
+            'NO FILE / NOT TAKEN / NO BUILD / TIMED OUT / CRASHED: what happened to that exercise; '
+            'each student links to their feedback.txt</p>'
             '<table id="students"><thead><tr><th class="id">Student</th><th>Total</th>'
             f'<th class="id">Status</th>{head}</tr></thead><tbody>{"".join(rows)}</tbody>'
             '</table></section>')
@@ -272,10 +350,14 @@ def render(records: list, exercises: list, rubric: Rubric, notes: list, meta: di
     each = f"{points[0]} per exercise" if len(points) == 1 else "points per exercise vary"
     rubric_text = (f"{'partial credit per case' if rubric.partial else 'all-or-nothing'}, "
                    f"{_number(rubric.total)} points ({each})")
+    fingerprints = meta.get("case_sets", {})
+    sets = ", ".join(f"{name} (manifest sha256 {fingerprints[name][:12]})"
+                     if fingerprints.get(name) else name for name in meta.get("sets", []))
     header = (f"kit <code>{escape(meta.get('kit_head', '?')[:10])}</code> · case sets: "
-              f"{escape(', '.join(meta.get('sets', [])))} · rubric: {escape(rubric_text)} · "
+              f"{escape(sets)} · rubric: {escape(rubric_text)} · "
               f"{_students(len(records))} · graded {graded_at:%Y-%m-%d %H:%M %Z}"
-              f"{'' if meta.get('sandboxed', True) else ' · not sandboxed'}")
+              f"{'' if meta.get('sandboxed', True) else ' · not sandboxed'}"
+              f" · sandbox: {escape(str(meta.get('sandbox', '?')))}")
     notes_html = ('<ul class="notes">' + "".join(f"<li>{escape(n)}</li>" for n in notes) +
                   "</ul>") if notes else ""
     tiles = [(_number(statistics.mean(totals)) if totals else "—", "mean total"),
@@ -296,8 +378,9 @@ def render(records: list, exercises: list, rubric: Rubric, notes: list, meta: di
         'how many students got its full points.</p></section>'
         f'{mistakes_section(exercises, stats)}{student_table(records, exercises)}'
         '<footer>Each student\'s feedback (what passed and failed, with the teaching messages): '
-        '<code>OUT/&lt;student&gt;/feedback.txt</code>, beside it <code>junit.xml</code> and '
-        'Gradescope\'s <code>results.json</code>; the grades: <code>OUT/gradebook.csv</code>. '
+        '<code>OUT/students/&lt;student&gt;/feedback.txt</code>, beside it <code>junit.xml</code> '
+        'and Gradescope\'s <code>results.json</code>; the grades: <code>OUT/gradebook.csv</code> '
+        '(header row first), what they were graded with: <code>OUT/grading.json</code>. '
         'This page is made from <code>OUT/records.json</code> by tools/grade '
         '(<code>python3 -m tools.grader.html_report OUT</code> makes it again).</footer>'
         '</body></html>\n')

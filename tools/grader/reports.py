@@ -74,22 +74,8 @@ def files_lines(record, exercises) -> list:
     return lines
 
 
-# The kit's stubs throw "exercises/NN_x.cpp: attn::f(args) is not implemented yet (...)"; the
-# judge passes it on as a case's reason, per output ("weights: exercises/...").
-_STUB = re.compile(r"(?:[A-Za-z_][A-Za-z0-9_]*: )?(?:\S+\.cpp: )?(\S.*?) is not implemented yet")
 _OUTPUT = re.compile(r"([A-Za-z_][A-Za-z0-9_]*): (.*)", re.S)
-
-
-def stub_functions(reason: str) -> list:
-    """The functions a case failed on because they are still the kit's stubs; [] unless every
-    output of the case failed so."""
-    functions = []
-    for part in reason.split("; "):
-        match = _STUB.match(part)
-        if not match:
-            return []
-        functions.append(match.group(1))
-    return list(dict.fromkeys(functions))
+stub_functions = html_report.stub_functions
 
 
 def compact_reason(reason: str) -> str:
