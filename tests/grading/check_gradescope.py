@@ -7,9 +7,14 @@ Makes the autograder zip (`tools/grade gradescope-zip`), unzips it into a fresh 
 Gradescope does, runs its setup.sh once (packages, the pristine kit built), then for each
 student (default: solved, reads_hidden, notebook_fitted) puts the files of CLASS/<student> in
 ROOT/submission, runs run_autograder and checks ROOT/results/results.json: its score and
-max_score are expected.py's for that student, and its tests add up to its score; and that a
-student's uid cannot read the solutions or the hidden set by mode alone. Needs root
-(setup.sh installs packages; the sandbox changes uid). Standard library only.
+max_score are expected.py's for that student, its tests add up to its score, it has
+execution_time and output. Also: the zip of a hidden set holds no SECRET_KEY; and, after
+setup.sh and again after grading, a student's uid (61999, no groups) can read nothing of the
+reference solutions, the goldens or the hidden set by ownership and mode alone (as where the
+container refuses namespaces): /autograder/source (0700), the pristine build's copy of the kit
+(grade/.kit-src), the grader's copies of the case sets (.cases), the build's solution
+archives; yet it can read the kit's headers its compile needs. Needs root (setup.sh installs
+packages; the sandbox changes uid). Standard library only.
 """
 
 from __future__ import annotations
@@ -37,25 +42,90 @@ def run_script(script: Path, root: Path) -> None:
         raise SystemExit(f"{script.name} failed ({done.returncode}):\n{done.stdout}{done.stderr}")
 
 
-def unreadable_to_students(root: Path) -> list:
-    """What a student's uid could read, after setup.sh, of the reference solutions and the
-    hidden set, with no namespace to hide them (ownership and mode alone, as in a container
-    that refuses namespaces): a uid of the sandbox's range, no groups, tries each."""
-    secrets = [root / "source" / "solutions" / "01_dot_scores.cpp",
-               root / "source" / "reference_data" / "MANIFEST.json",
-               root / "grade" / ".kit-src" / "solutions" / "01_dot_scores.cpp",
-               root / "grade" / ".kit-src" / "reference_data" / "MANIFEST.json"]
-    secrets += sorted((root / "source" / "autograder").glob("hidden/*/*/*.npy"))[:1]
-    problems = []
-    for path in secrets:
-        if not path.exists():
-            continue
-        read = subprocess.run(["setpriv", "--reuid=61999", "--regid=61999", "--clear-groups",
-                               "cat", str(path)], capture_output=True)
-        if read.returncode == 0:
-            problems.append(f"a student's uid can read {path.relative_to(root)}")
-    print(f"  {len(secrets)} secrets tried as a student's uid: "
-          + ("none readable" if not problems else f"{len(problems)} readable"))
+STUDENT_UID = 61999  # in the sandbox's range (61000-61999), in no group
+
+
+def as_student(paths: list) -> list:
+    """Which of `paths` a student's uid (no groups, no capabilities) can read: a file it can
+    open and read a byte of, a folder it can list. One shell as that uid tries them all."""
+    script = ('while IFS= read -r f; do if [ -d "$f" ]; then ls "$f" >/dev/null 2>&1 && '
+              'echo "$f"; else head -c 1 "$f" >/dev/null 2>&1 && echo "$f"; fi; done')
+    done = subprocess.run(["setpriv", f"--reuid={STUDENT_UID}", f"--regid={STUDENT_UID}",
+                           "--clear-groups", "--inh-caps=-all", "/bin/sh", "-c", script],
+                          input="".join(f"{path}\n" for path in paths), capture_output=True,
+                          text=True, cwd="/")
+    if done.returncode != 0:
+        raise SystemExit(f"check_gradescope: cannot try files as uid {STUDENT_UID}: "
+                         f"{done.stderr.strip()}")
+    return [Path(line) for line in done.stdout.splitlines()]
+
+
+def files_under(folder: Path) -> list:
+    return sorted(path for path in folder.rglob("*")) if folder.is_dir() else []
+
+
+def secrets_problems(root: Path, hidden: bool, after: str) -> list:
+    """What a student's uid could read, with no namespace to hide anything (ownership and mode
+    alone, as in a container that refuses namespaces), of the reference solutions, the goldens
+    and the hidden set: /autograder/source (the kit unzipped, autograder/hidden), the pristine
+    build's copy of the kit (grade/.kit-src), the grader's copies of the case sets (.cases) and
+    the build's solution archives. And what it must read: the kit's headers, or no student's
+    file compiles (and this check would pass for a uid that can read nothing)."""
+    source, grade, run = root / "source", root / "grade", root / "run"
+    must_exist = [source / "solutions" / "01_dot_scores.cpp", source / "reference_data",
+                  grade / ".kit-src" / "solutions" / "01_dot_scores.cpp",
+                  grade / ".kit-src" / "reference_data" / "MANIFEST.json", grade / ".cases"]
+    if hidden:
+        must_exist += [source / "autograder" / "hidden" / "MANIFEST.json",
+                       grade / ".cases" / "hidden" / "MANIFEST.json"]
+    problems = [f"missing after {after}: {path.relative_to(root)} (the layout changed: this "
+                f"check would try nothing there)" for path in must_exist if not path.exists()]
+    secrets = [source, source / "solutions", source / "reference_data", source / "autograder",
+               *files_under(source / "solutions"), *files_under(source / "reference_data"),
+               *files_under(source / "autograder"),
+               *files_under(grade / ".kit-src" / "solutions"),
+               *files_under(grade / ".kit-src" / "reference_data"),
+               *files_under(grade / ".cases"), grade / ".cases",
+               *[path for path in files_under(grade / ".kit-build")
+                 if path.name.endswith("_solutions.a")],
+               *files_under(run / ".cases")]
+    secrets = [path for path in secrets if path.exists() or path.is_symlink()]
+    readable = as_student(secrets)
+    problems += [f"after {after}, a student's uid can read {path.relative_to(root)}"
+                 for path in readable[:20]]
+    if len(readable) > 20:
+        problems.append(f"... and {len(readable) - 20} more")
+    headers = [path for path in files_under(grade / ".kit-src" / "include") if path.is_file()]
+    if not headers or len(as_student(headers[:5])) != len(headers[:5]):
+        problems.append(f"after {after}, a student's uid cannot read the kit's headers in "
+                        "grade/.kit-src/include: no student's file would compile")
+    print(f"  after {after}: {len(secrets)} secrets tried as uid {STUDENT_UID}: "
+          + (f"{len(readable)} readable" if readable else "none readable")
+          + f"; the kit's headers {'readable' if headers else 'MISSING'}")
+    return problems
+
+
+def zip_leaves_out_the_key(work: Path) -> list:
+    """gradescope-zip given a hidden set with a SECRET_KEY (tools/record --out writes one at
+    its top): the zip holds the set's files but no SECRET_KEY, nor what a link points to."""
+    hidden = work / "key-check" / "hidden"
+    (hidden / "01_dot_scores" / "c").mkdir(parents=True)
+    (hidden / "MANIFEST.json").write_text("{}\n")
+    (hidden / "SECRET_KEY").write_text("0123456789abcdef\n")
+    (hidden / "01_dot_scores" / "c" / "expected.npy").write_bytes(b"x")
+    (hidden / "passwd").symlink_to("/etc/passwd")
+    zip_path = work / "key-check" / "autograder.zip"
+    subprocess.run([sys.executable, str(ROOT / "tools" / "grade"), "gradescope-zip",
+                    str(zip_path), "--hidden", str(hidden)], check=True, capture_output=True)
+    with zipfile.ZipFile(zip_path) as zipped:
+        names = zipped.namelist()
+    shutil.rmtree(work / "key-check")
+    problems = [f"the zip holds {name}" for name in names
+                if name.endswith("SECRET_KEY") or name.endswith("/passwd")]
+    if "autograder/hidden/01_dot_scores/c/expected.npy" not in names:
+        problems.append("the zip lacks the hidden set's files")
+    print("  gradescope-zip of a hidden set with a SECRET_KEY: "
+          + ("no key in the zip" if not problems else "; ".join(problems)))
     return problems
 
 
@@ -83,8 +153,13 @@ def main(argv=None) -> int:
             zipped.extractall(source)
         for name in ("setup.sh", "run_autograder"):  # zipfile drops the modes; Gradescope not
             os.chmod(source / name, 0o755)
+        problems = zip_leaves_out_the_key(work)
+        if args.hidden and (args.hidden / "SECRET_KEY").exists():
+            with zipfile.ZipFile(zip_path) as zipped:
+                problems += [f"the zip holds {name}" for name in zipped.namelist()
+                             if name.endswith("SECRET_KEY")]
         run_script(source / "setup.sh", work)
-        problems = unreadable_to_students(work)
+        problems += secrets_problems(work, bool(args.hidden), "setup.sh")
         for name in names:
             submission = work / "submission"
             shutil.rmtree(submission, ignore_errors=True)
@@ -100,8 +175,12 @@ def main(argv=None) -> int:
                                        ("sum of the tests' scores", tests_sum, row["total"])):
                 if abs(got - expect) > 0.005:
                     problems.append(f"{name}: {field} is {got}, expected {expect}")
+            for field in ("execution_time", "output"):
+                if field not in results:
+                    problems.append(f"{name}: results.json has no {field}")
             print(f"  {name}: results.json score {results['score']} of {results['max_score']}, "
                   f"{len(results['tests'])} tests")
+        problems += secrets_problems(work, bool(args.hidden), "grading")
         for problem in problems:
             print(problem)
         print(f"gradescope: {len(names)} submissions graded in the autograder layout: "

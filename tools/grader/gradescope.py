@@ -8,15 +8,18 @@ builds the image, then per submission runs run_autograder with the student's fil
 /autograder/submission and reads /autograder/results/results.json. The zip holds the kit's
 HEAD (the pristine tests and goldens; KIT_COMMIT names the commit), setup.sh and
 run_autograder from tools/grader/gradescope/, and, if given, the hidden case set and the
-rubric under autograder/ (Gradescope never shows the zip to students). setup.sh installs the
-packages and builds the pristine kit once (`--prepare`), so a submission only compiles its own
-exercise files; run_autograder grades it (`--gradescope`) as one student of a class of one.
+rubric under autograder/ (Gradescope never shows the zip to students), never a hidden set's
+SECRET_KEY. setup.sh installs the packages and builds the pristine kit once (`--prepare`), so
+a submission only compiles its own exercise files, then locks /autograder/source (the kit, its
+solutions, the hidden set) to root, 0700; run_autograder grades it (`--gradescope`) as one
+student of a class of one. The kit is made for Debian 12 (BASE_IMAGE).
 """
 
 from __future__ import annotations
 
 import argparse
 import io
+import os
 import shutil
 import subprocess
 import sys
@@ -30,6 +33,13 @@ HERE = Path(__file__).resolve().parent
 EXTRAS = "autograder"  # in the zip: the hidden case set and the rubric
 GRADE_DIR = "grade"    # under --root: the pristine build, kept from setup.sh to each run
 SECRET_KEY = "SECRET_KEY"  # a hidden set's key (tools/record --out): never in the zip
+# One truth with the kit's README: Debian 12. Gradescope documents Ubuntu (22.04 by default),
+# Fedora and CentOS base images; Ubuntu 22.04's CMake (3.22) is older than the kit's 3.25.
+BASE_IMAGE = ("choose a Debian 12 base image if Gradescope offers one (the kit is made for "
+              "Debian 12, as its README says; setup.sh installs Debian 12's packages with "
+              "apt-get); on another image the kit needs CMake >= 3.25 and xtensor 0.24 with "
+              "xtensor-blas (Ubuntu 22.04, Gradescope's default, has CMake 3.22: it will not "
+              "build)")
 
 
 def grader_args(kit: Path, root: Path, prepare_only: bool) -> argparse.Namespace:
@@ -104,14 +114,24 @@ def make_zip(kit: Path, target: Path, hidden: Path | None, rubric: Path | None) 
             info.external_attr = 0o100755 << 16  # executable once unzipped
             zipped.writestr(info, (HERE / "gradescope" / script).read_bytes())
         if hidden is not None:
-            # Never its SECRET_KEY: the judge needs none, and it would give the next set away.
-            for path in sorted(p for p in hidden.rglob("*")
-                               if p.is_file() and p.name != SECRET_KEY):
+            for path in hidden_files(hidden):
                 zipped.write(path, f"{EXTRAS}/hidden/{path.relative_to(hidden)}")
         if rubric is not None:
             zipped.write(rubric, f"{EXTRAS}/rubric.json")
     print(f"grade: {target} (kit {head[:10]}"
           + (", hidden cases" if hidden else "") + (", rubric" if rubric else "")
-          + "): upload it as the assignment's autograder; its setup.sh installs with apt-get "
-          "what Debian 12 has, as the kit's README says (choose a Debian 12 base image)")
+          + f"): upload it as the assignment's autograder; {BASE_IMAGE}")
     return 0
+
+
+def hidden_files(hidden: Path) -> list:
+    """The files of a hidden set that go into the zip: its regular files, never its SECRET_KEY
+    (the judge needs none; it would let the next set's cases be computed) and never what a
+    link points to."""
+    files = []
+    for folder, _, names in os.walk(hidden):  # links to folders are not followed
+        for name in names:
+            path = Path(folder) / name
+            if name != SECRET_KEY and path.is_file() and not path.is_symlink():
+                files.append(path)
+    return sorted(files)

@@ -6,12 +6,25 @@
 set -euo pipefail
 root=${AUTOGRADER_ROOT:-/autograder}
 cd "$root/source"
+# The kit is made for Debian 12 (its README); on another base image say so in the build log.
+os=$( (. /etc/os-release 2>/dev/null && echo "${ID:-?} ${VERSION_ID:-?} (${PRETTY_NAME:-?})") || echo "unknown")
+case $os in
+  "debian 12 "*) ;;
+  *) echo "setup.sh: this image is $os; the kit is made for Debian 12: choose a Debian 12" \
+       "base image if Gradescope offers one (elsewhere it needs CMake >= 3.25 and xtensor 0.24;" \
+       "Ubuntu 22.04 has CMake 3.22)" >&2 ;;
+esac
 apt-get update -qq
 DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends python3 git >/dev/null
 python3 tools/kit setup
 python3 tools/grade --gradescope --prepare --root "$root"
-# The kit (its solutions/) and the hidden set are root's alone: where the container refuses
-# namespaces, ownership and mode are what keeps them from the student's uid. The pristine build
-# in $root/grade stays passable: the student's compile reads its headers.
+# The kit (its solutions/ and goldens) and the hidden set (autograder/hidden) are root's alone:
+# where the container refuses namespaces, ownership and mode are what keep them from the
+# student's uid. Every folder of them 0700 too, should /autograder/source ever be opened.
 chown -R root:root "$root/source"
+chmod -R go-rwx "$root/source"
 chmod 0700 "$root/source"
+# What the student's compile reads stays reachable: $root/grade (0711) holds the pristine
+# build, its headers 0644 and everything else root's (the grader's lock_down): its own copy
+# of solutions/ and reference_data/ is 0600, its copy of the hidden set (.cases) 0700.
+chmod 0711 "$root/grade"
