@@ -49,7 +49,7 @@ def as_student(paths: list) -> list:
     """Which of `paths` a student's uid (no groups, no capabilities) can read: a file it can
     open and read a byte of, a folder it can list. One shell as that uid tries them all."""
     script = ('while IFS= read -r f; do if [ -d "$f" ]; then ls "$f" >/dev/null 2>&1 && '
-              'echo "$f"; else head -c 1 "$f" >/dev/null 2>&1 && echo "$f"; fi; done')
+              'echo "$f"; else head -c 1 "$f" >/dev/null 2>&1 && echo "$f"; fi; done; exit 0')
     done = subprocess.run(["setpriv", f"--reuid={STUDENT_UID}", f"--regid={STUDENT_UID}",
                            "--clear-groups", "--inh-caps=-all", "/bin/sh", "-c", script],
                           input="".join(f"{path}\n" for path in paths), capture_output=True,
