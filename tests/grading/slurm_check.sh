@@ -161,7 +161,7 @@ if [ ! -f "$merged" ]; then
 fi
 python3 tests/grading/expected.py "${expect[@]}" --check "$merged"
 # The header row first (no '#' provenance line: that is OUT/grading.json's).
-if ! head -n 1 "$merged" | grep -q '^id,total,max,.*,status$'; then
+if ! head -n 1 "$merged" | tr -d '\r' | grep -q '^id,total,max,.*,status$'; then
   echo "slurm_check: the merged gradebook does not start with its header row:" >&2
   head -n 2 "$merged" >&2
   exit 1
