@@ -95,6 +95,14 @@ def render(records=RECORDS):
 class FeedbackTest(unittest.TestCase):
     """feedback.txt, results.json and junit.xml of one student (reports.write_student)."""
 
+    def test_a_grader_error_still_leaves_a_feedback_the_report_links_to(self):
+        with tempfile.TemporaryDirectory() as folder:
+            target = Path(folder) / "students" / "eve"
+            reports.write_grader_error(target, {"id": "eve", "error": "grader error: OSError()"})
+            text = (target / "feedback.txt").read_text(encoding="utf-8")
+            self.assertIn("not graded: grader error: OSError()", text)
+            self.assertEqual(stat.S_IMODE((target / "feedback.txt").stat().st_mode), 0o600)
+
     def write(self, record, exercises=EXERCISES, rubric=RUBRIC):
         with tempfile.TemporaryDirectory() as folder:
             reports.write_student(Path(folder), record, exercises, rubric)

@@ -390,8 +390,8 @@ class Grader:
                     result["status"] = outcome.status
             if ran and not (results / "runner-started").exists() and ran.why:
                 crashes.setdefault("", ran)  # it died before main(): no case ran
-            if crashes:
-                result["note"] = "; ".join(
+            if crashes:  # added to, not replacing, what an earlier case set noted
+                result["note"] += ("\n" if result["note"] else "") + "; ".join(
                     f"{case or 'before any case'}: {outcome.why}"
                     for case, outcome in sorted(crashes.items()))[:1000]
             started |= (results / "runner-started").exists()
@@ -579,6 +579,7 @@ def main(argv=None) -> int:
             record = {"id": submission.student_id(student.name), "status": "crashed",
                       "total": 0.0, "max": grader.rubric.total, "exercises": {}, "seconds": 0.0,
                       "error": printable(f"grader error: {error!r}", one_line=True, limit=500)}
+            reports.write_grader_error(grader.out / "students" / record["id"], record)
         finally:
             slots.put(sandbox)
         with lock:

@@ -333,6 +333,17 @@ def write_student(folder, record, exercises, rubric):
         _private(folder / name)
 
 
+def write_grader_error(folder, record):
+    """The feedback of a student the grader failed on: what the report links to says so."""
+    folder.mkdir(parents=True, exist_ok=True)
+    os.chmod(folder, 0o700)
+    (folder / "feedback.txt").write_text(
+        f"Feedback for {record['id']}: not graded: {record['error']}\n"
+        "(the grader failed on this submission, not the submission: ask your instructor)\n",
+        encoding="utf-8")
+    _private(folder / "feedback.txt")
+
+
 def write_class(out, records, exercises, rubric, notes, meta):
     # The header row first: spreadsheets, pandas and LMS imports take line 1 as the header.
     # What it was graded with goes beside it, in grading.json (and the report).
