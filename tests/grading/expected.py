@@ -2,7 +2,8 @@
 """tests/grading/expected.py — the gradebook the synthetic class deserves, in numbers.
 
     tests/grading/expected.py [--cases DIR ...] [--rubric FILE] [--unsandboxed | --no-namespaces]
-                              [--fast] [--only NAME ...] [--json] [--check GRADEBOOK]
+                              [--fast] [--only NAME ...] [--exercises 01,03] [--json]
+                              [--check GRADEBOOK]
 
 expected.json says per student and exercise which cases pass ("all", "none",
 "notebook_only"); this counts those cases in the case set(s) graded (each DIR's MANIFEST.json;
@@ -26,7 +27,9 @@ a grader not run as root can be expected to grade right); --no-namespaces: witho
 "needs_namespaces" (a grader run as root where namespaces are refused, tools/grade
 --without-namespaces), and with a student's "status_without_namespaces" where it has one;
 --fast: without those marked "slow" (make_class.py --fast); --only NAME: those students alone
-(make_class.py --only wrote just them). Importable: expected_gradebook(case_dirs, rubric) -> rows.
+(make_class.py --only wrote just them); --exercises: the gradebook of `tools/grade --exercises`
+(those columns alone; a student's status is expected.json's, so grade the exercise that causes
+it). Importable: expected_gradebook(case_dirs, rubric) -> rows.
 Standard library only.
 """
 
@@ -96,7 +99,7 @@ def leave_out(spec: dict, unsandboxed=False, no_namespaces=False, fast=False) ->
 
 def expected_gradebook(case_dirs=None, rubric=None, expected_file=HERE / "expected.json",
                        root: Path = ROOT, unsandboxed=False, only=None, no_namespaces=False,
-                       fast=False):
+                       fast=False, exercises=None):
     """{student: {"total", "max", "points": {id: float}, "status", "passed": {id: (n, of)},
     "folder"}}"""
     case_dirs = case_dirs or [root / "reference_data"]
@@ -109,7 +112,8 @@ def expected_gradebook(case_dirs=None, rubric=None, expected_file=HERE / "expect
         if unknown:
             raise ValueError(f"expected.json has no student {', '.join(unknown)}")
         expected = {name: spec for name, spec in expected.items() if name in only}
-    ids = [exercise["id"] for exercise in catalogue(root)]
+    ids = [exercise["id"] for exercise in catalogue(root)
+           if exercises is None or exercise["id"] in exercises]
     cases = load_cases(case_dirs)
     rows = {}
     for student, spec in expected.items():
@@ -258,15 +262,19 @@ def main(argv=None):
     parser.add_argument("--fast", action="store_true", help='leave out the students marked "slow"')
     parser.add_argument("--only", action="append", metavar="NAME",
                         help="only this student (repeatable)")
+    parser.add_argument("--exercises", metavar="01,03",
+                        help="graded with tools/grade --exercises: these columns alone")
     parser.add_argument("--json", action="store_true", help="print JSON, not CSV")
     parser.add_argument("--check", type=Path, metavar="GRADEBOOK",
                         help="compare a gradebook.csv with the expected one, every cell")
     args = parser.parse_args(argv)
     exercises = catalogue()
-    ids = [exercise["id"] for exercise in exercises]
+    chosen = args.exercises.split(",") if args.exercises else None
+    ids = [exercise["id"] for exercise in exercises if chosen is None or exercise["id"] in chosen]
     names = {exercise["id"]: Path(exercise["goldens"]).name for exercise in exercises}
     rows = expected_gradebook(args.cases, load_rubric(args.rubric), unsandboxed=args.unsandboxed,
-                              only=args.only, no_namespaces=args.no_namespaces, fast=args.fast)
+                              only=args.only, no_namespaces=args.no_namespaces, fast=args.fast,
+                              exercises=chosen)
     mismatch = class_mismatch()
     if mismatch:
         print(mismatch)

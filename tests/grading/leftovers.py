@@ -9,7 +9,9 @@
 
 - the kit: every tracked file (`git ls-files`: mode and sha256, a link's target) and the
   names of the untracked, not ignored ones: after grading, no tracked file changed, went or
-  came, and no new untracked file (a forged gradebook.csv written into the kit) appeared;
+  came, and no new untracked file (a forged gradebook.csv written into the kit) appeared; a
+  kit that is not a git checkout (the grader's export, OUT/.kit-src) is compared entry by
+  entry, as the class is;
 - the class: every entry under DIR, without following a link and without opening a FIFO or a
   device: its type, mode, owner, size, and a sha256 of a regular file's bytes (for a file over
   1 MiB, of its size and mtime: a 3 GiB sparse file is never read): byte for byte unchanged;
@@ -148,6 +150,10 @@ def git_files(kit: Path, *options) -> list:
 
 
 def kit_state(kit: Path) -> dict:
+    """A git checkout: its tracked files and the names of its untracked ones. A kit that is no
+    checkout (the grader's export of HEAD, OUT/.kit-src): every entry, as for the class."""
+    if not (kit / ".git").exists():
+        return {"tree": class_state(kit)}
     tracked = {}
     for name in git_files(kit):
         path = os.fsencode(kit / name)
@@ -306,7 +312,8 @@ def snapshot(args) -> int:
              "temp": temp_names(), "sandbox": sandbox_state(None)}
     args.file.write_text(json.dumps(state, indent=0, sort_keys=True) + "\n", encoding="utf-8")
     already = sum(len(v) for k, v in state["sandbox"].items() if k != "notes")
-    print(f"leftovers: snapshot of {len(state['kit']['tracked'])} kit files, "
+    kit_entries = state["kit"].get("tracked", state["kit"].get("tree"))
+    print(f"leftovers: snapshot of {len(kit_entries)} kit entries, "
           f"{len(state['class'])} class entries in {args.file}"
           + (f"; {already} things of the sandbox uids already there (not counted later)"
              if already else ""))
@@ -340,9 +347,12 @@ def check(args) -> int:
     leftovers = []
 
     kit = kit_state(args.kit)
-    leftovers += compare(before["kit"]["tracked"], kit["tracked"], "kit file")
-    leftovers += [f"kit: new untracked file {shown(name)}"
-                  for name in sorted(set(kit["untracked"]) - set(before["kit"]["untracked"]))]
+    if "tree" in kit:
+        leftovers += compare(before["kit"]["tree"], kit["tree"], "kit")
+    else:
+        leftovers += compare(before["kit"]["tracked"], kit["tracked"], "kit file")
+        leftovers += [f"kit: new untracked file {shown(name)}"
+                      for name in sorted(set(kit["untracked"]) - set(before["kit"]["untracked"]))]
     leftovers += compare(before["class"], class_state(args.class_dir), "class")
 
     keep = ancestors_and_self(out) if out else set()

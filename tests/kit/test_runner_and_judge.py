@@ -1,14 +1,17 @@
 #!/usr/bin/env python3
 """tests/kit/test_runner_and_judge.py — the grading path, end to end, on the kit's own case set.
 
-    test_runner_and_judge.py --bin BUILD/bin [--cases CASE_SET]
+    test_runner_and_judge.py --bin BUILD/bin --stubs DIR [--cases CASE_SET] [--mistakes]
 
 For every exercise: the solutions track, run as a runner (`test_exNN_solutions
 --attn-run-cases=reference_data --attn-results=DIR`) and judged by `attn_judge`, passes every
-case; an untouched stub fails every case, each verdict naming the stub file; and every
-recorded mistake, put in a result folder where a runner would write it, fails with its own
-name. Run by ctest as kit.runner_and_judge on reference_data/ (standard library only); CI
-runs it on a hidden case set too (`tools/record --out DIR`).
+case; the exercises track, when the build compiled the untouched stub (DIR: the build's
+ATTN_EXERCISES_DIR), fails every case, each verdict naming the stub file; and with
+--mistakes, every recorded mistake, put in a result folder where a runner would write it,
+fails with its own name (one judge run per round: minutes; test_known_mistakes judges them
+in-process). Run by ctest as kit.runner_and_judge (and kit.runner_and_judge_mistakes, label
+"full") on reference_data/ (standard library only); CI runs it with --mistakes on a hidden
+case set too (`tools/record --out DIR`).
 """
 
 import argparse
@@ -22,11 +25,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tools"))
 from kitcli.catalogue import Kit  # noqa: E402  (after the path is set)
-from kitcli.stubs import is_pristine  # noqa: E402
+from kitcli.stubs import git_blob_id  # noqa: E402
 
 KIT = Kit.load(ROOT)
 CASES = ROOT / "reference_data"  # or --cases
 MANIFEST = {}
+STUBS = ROOT / "exercises"  # or --stubs: the folder the build compiled as the exercises track
 
 
 def hidden():
@@ -60,7 +64,16 @@ def cases_of(exercise):
             if case["exercise"] == exercise["id"]}
 
 
-def check_exercise(bin_dir, exercise, scratch):
+def built_from_the_stub(exercise):
+    """Whether the build's exercises track is the untouched stub (exercises.json's stub_blob)."""
+    try:
+        content = (STUBS / Path(exercise["stub"]).name).read_bytes()
+    except OSError:
+        return False
+    return git_blob_id(content) == exercise["stub_blob"]
+
+
+def check_exercise(bin_dir, exercise, scratch, mistakes):
     problems = []
     verdicts = run_track(bin_dir, exercise, "solutions", scratch / "solutions")
     if len(verdicts) != len(cases_of(exercise)):
@@ -68,16 +81,17 @@ def check_exercise(bin_dir, exercise, scratch):
     problems += [f"solution fails {v['case']}: {o['reason']}"
                  for v in verdicts for o in v["outputs"] if not o["passed"]]
 
-    if is_pristine(KIT, exercise):
+    if built_from_the_stub(exercise):
         for verdict in run_track(bin_dir, exercise, "exercises", scratch / "stubs"):
             problems += [f"stub: {verdict['case']} {o['name']}: {o['reason'] or 'passed'}"
                          for o in verdict["outputs"]
                          if o["passed"] or exercise["stub"] not in o["reason"]
                          or "not implemented" not in o["reason"]]
     else:
-        print(f"  (stub check skipped: {exercise['stub']} has changed)")
+        print(f"  (stub check skipped: {STUBS / Path(exercise['stub']).name} is not the stub)")
 
-    problems += check_mistakes(bin_dir, exercise, scratch / "mistakes")
+    if mistakes:
+        problems += check_mistakes(bin_dir, exercise, scratch / "mistakes")
     return problems
 
 
@@ -139,20 +153,26 @@ def check_command_line(bin_dir):
 
 
 def main():
-    global CASES, MANIFEST
+    global CASES, MANIFEST, STUBS
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--bin", type=Path, required=True, help="the build's bin/ folder")
     parser.add_argument("--cases", type=Path, default=CASES, help="the case set to run")
+    parser.add_argument("--stubs", type=Path, default=STUBS,
+                        help="the folder the build compiled as the exercises track")
+    parser.add_argument("--mistakes", action="store_true",
+                        help="also judge every recorded mistake through the judge program")
     args = parser.parse_args()
-    CASES = args.cases.resolve()
+    CASES, STUBS = args.cases.resolve(), args.stubs.resolve()
     MANIFEST = json.loads((CASES / "MANIFEST.json").read_text(encoding="utf-8"))
     failed = check_command_line(args.bin)
     with tempfile.TemporaryDirectory() as scratch:
         for exercise in KIT.exercises:
-            problems = check_exercise(args.bin, exercise, Path(scratch) / exercise["id"])
+            problems = check_exercise(args.bin, exercise, Path(scratch) / exercise["id"],
+                                      args.mistakes)
             mistakes = sum(len(f.get("mistakes", [])) for p, f in MANIFEST["files"].items()
                            if f.get("exercise") == exercise["id"] and f["role"] == "expected")
-            print(f"ex{exercise['id']}: {len(cases_of(exercise))} cases, {mistakes} mistakes: "
+            print(f"ex{exercise['id']}: {len(cases_of(exercise))} cases"
+                  + (f", {mistakes} mistakes" if args.mistakes else "") + ": "
                   + ("ok" if not problems else f"{len(problems)} problems"))
             for problem in problems:
                 print("  " + problem)

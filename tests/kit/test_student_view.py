@@ -14,11 +14,13 @@ asserts on what they print:
   - a warning of a file that compiles, shown again after a build with nothing to do;
   - a runtime error: the student's call and its arguments' shapes;
   - identical failures reported once ("also for"), a ✓/✗ line per function;
-  - `status`: no mojibake, the named mistake on the exercise's line.
+  - `status`: no mojibake, the named mistake on the exercise's line;
+  - every exercise solved (the solutions copied over the stubs): `status` says N/N done.
 
 One copy, one build directory, several checks: about 65 s on 2 quiet cores.
 """
 
+import json
 import os
 import shutil
 import subprocess
@@ -29,21 +31,29 @@ from pathlib import Path
 
 KIT = Path(__file__).resolve().parents[2]
 STUDENTS = KIT / "tests" / "kit" / "fixtures" / "students"
+CATALOGUE = json.loads((KIT / "exercises.json").read_text(encoding="utf-8"))
 
 
 def copy_of_the_kit(destination: Path) -> None:
     """The kit's files as git lists them (tracked, and new ones not ignored), with
-    reference_data/ as a link: what a fresh clone holds, with the working tree's edits."""
+    reference_data/ as a link: what a fresh clone holds, with the working tree's edits, but
+    exercises/ as git holds the stubs (a student's own work is not this test's)."""
     listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others",
                              "--exclude-standard"], cwd=KIT, check=True,
                             stdout=subprocess.PIPE).stdout.decode().split("\0")
     for name in listed:
-        if not name or name.startswith("reference_data/") or not (KIT / name).is_file():
+        if (not name or name.startswith(("reference_data/", "exercises/"))
+                or not (KIT / name).is_file()):
             continue
         target = destination / name
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(KIT / name, target)
     (destination / "reference_data").symlink_to(KIT / "reference_data")
+    for exercise in CATALOGUE["exercises"]:
+        stub = subprocess.run(["git", "cat-file", "blob", exercise["stub_blob"]], cwd=KIT,
+                              check=True, stdout=subprocess.PIPE).stdout
+        (destination / exercise["stub"]).parent.mkdir(parents=True, exist_ok=True)
+        (destination / exercise["stub"]).write_bytes(stub)
 
 
 class StudentViewTest(unittest.TestCase):
@@ -64,6 +74,9 @@ class StudentViewTest(unittest.TestCase):
         cls.outputs["03 always rows"] = cls.kit("check", "03")
         cls.outputs["04 shape mismatch"] = cls.kit("check", "04")
         cls.outputs["status"] = cls.kit("status")
+        for exercise in CATALOGUE["exercises"]:
+            shutil.copyfile(KIT / exercise["solution"], cls.root / exercise["stub"])
+        cls.outputs["status solved"] = cls.kit("status")
 
     @classmethod
     def tearDownClass(cls):
@@ -154,6 +167,12 @@ class StudentViewTest(unittest.TestCase):
         self.assertIn("looks like: softmax over the wrong axis", softmax)
         [normalize] = [line for line in lines if line.startswith("  ✓ 02 normalize_by_sum")]
         self.assertIn("done (1 compiler warning)", normalize)
+
+    def test_status_says_every_exercise_is_done_once_all_are_solved(self):
+        code, lines, text = self.output("status solved")
+        total = len(CATALOGUE["exercises"])
+        self.assertEqual(code, 0, text)
+        self.assertEqual(lines[-1], f"{total}/{total} exercises done", text)
 
 
 if __name__ == "__main__":

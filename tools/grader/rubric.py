@@ -33,6 +33,11 @@ class Rubric:
             partial = bool(data.get("partial", True))
         return cls(points, partial)
 
+    def only(self, exercise_ids) -> "Rubric":
+        """The rubric of a run that grades these exercises alone (tools/grade --exercises)."""
+        return Rubric({ex: points for ex, points in self.points.items() if ex in exercise_ids},
+                      self.partial)
+
     @property
     def total(self) -> float:
         return round(sum(self.points.values()), 2)

@@ -8,14 +8,45 @@ from __future__ import annotations
 import os
 import shutil
 import sys
+import threading
+import time
 from pathlib import Path
 
 # A failure's one line ends with the named mistake; a cut line keeps it.
 KEEP_WHEN_CUT = " — looks like: "
 
 
+_last_said = time.monotonic()  # when tools/kit last printed a line (Heartbeat reads it)
+
+
 def say(text: str = "") -> None:
+    global _last_said
     print(text, flush=True)
+    _last_said = time.monotonic()
+
+
+class Heartbeat:
+    """While a long step runs, a line every `every` seconds in which nothing else was said:
+    "  … building: 45 s", so a log or a terminal never sits silent for long."""
+
+    def __init__(self, what: str, every: float = 15.0):
+        self.what, self.every = what, every
+        self.started = time.monotonic()
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._beat, daemon=True)
+
+    def __enter__(self) -> "Heartbeat":
+        self.thread.start()
+        return self
+
+    def _beat(self) -> None:
+        while not self.stop.wait(1.0):
+            if time.monotonic() - _last_said >= self.every:
+                say(f"  … {self.what}: {time.monotonic() - self.started:.0f} s")
+
+    def __exit__(self, *exception) -> None:
+        self.stop.set()
+        self.thread.join()
 
 
 def screen_width() -> int | None:
@@ -58,10 +89,12 @@ class BuildProgress:
         return self
 
     def update(self, done: int, total: int) -> None:
+        global _last_said
         line = f"  building: {progress_bar(done, total)} steps"
         if self.on_terminal:
             print("\r" + line, end="", flush=True)
             self.shown = True
+            _last_said = time.monotonic()  # the line in place is news: no Heartbeat line
         elif total >= 8 and 4 * done >= (self.quarters_shown + 1) * total:
             self.quarters_shown = 4 * done // total
             say(line)
