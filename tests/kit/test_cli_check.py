@@ -71,9 +71,41 @@ class CheckTest(ThrowawayKitTest):
         self.assertEqual(code, 1)
         self.assertEqual(lines[1:3], ["  ✗ softmax_matrix  2 of 3 cases fail",
                                       "  ✗ softmax         2 of 2 cases fail"])
-        self.assertEqual(sum(line.startswith("✗ softmax") for line in lines), 2)
+        # The first failure in full, the mistake named once; the other kind in one line.
+        self.assertEqual([line for line in lines if line.startswith("✗ softmax")],
+                         ["✗ softmax_matrix.cols_notebook"])
+        self.assertEqual(sum("looks like: softmax over the wrong axis" in line
+                             for line in lines[:-1]), 1, lines)
         self.assertIn("  also for: softmax_matrix.cols_dim_minus2", lines)
-        self.assertIn("  also for: softmax.odd_length", lines)
+        self.assertIn("1 other failure (`check --all` shows it in full):", lines)
+        self.assertIn(f"  ✗ softmax.one_logit: {NOT_YET}", lines)
+        self.assertIn("    also for: softmax.odd_length", lines)
+        _, everything = self.check("02", None, False, True)
+        self.assertEqual([line for line in everything if line.startswith("✗ softmax")],
+                         ["✗ softmax_matrix.cols_notebook", "✗ softmax.one_logit"])
+
+    def test_the_first_failure_is_cut_to_fit_a_screen(self):
+        long = "attn::softmax(x) vs golden 02_x/a/w.npy: 1 of 90 values differ" + "\n  row" * 80
+        self.fake_program({"softmax.a": [long]})
+        code, lines = self.check("02")
+        self.assertLessEqual(len(lines), 40, lines)
+        self.assertIn("  … (51 more lines: `check --all`)", lines)
+
+    def test_value_cases_come_before_argument_checks(self):
+        data = report({"softmax.one_logit": ["attn::softmax(x): 1 of 3 values differ"]})
+        suite = data["testsuites"][0]["testsuite"]
+        data["testsuites"].insert(0, {"name": "SoftmaxTest", "testsuite": [{
+            "name": "RejectsEmptyInput", "status": "RUN", "result": "COMPLETED",
+            "failures": [failure("attn::softmax must reject an empty input")]}]})
+        self.assertTrue(suite)
+        (self.kit.root / "report.json").write_text(json.dumps(data), encoding="utf-8")
+        self.fake_test_program("02", f'cp "{self.kit.root / "report.json"}" '
+                                     '"${2#--gtest_output=json:}"\nexit 1')
+        code, lines = self.check("02")
+        headers = [line for line in lines if line.startswith("✗ ")]
+        self.assertEqual(headers[0], "✗ softmax.one_logit", lines)
+        self.assertIn("  ✗ SoftmaxTest.RejectsEmptyInput: attn::softmax must reject an empty "
+                      "input", lines)
 
     def test_the_same_throw_on_other_shapes_is_one_failure(self):
         threw = ('attn::context_vector(inputs, weights) threw std::runtime_error: "Dot: shape '

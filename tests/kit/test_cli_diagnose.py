@@ -55,6 +55,15 @@ class FirstErrorTest(unittest.TestCase):
                                    "‘xt::xview<const attn::Matrix&, const long int, "
                                    "xt::xall<long unsigned int> >’ to ‘float’ in initialization")
         self.assertIn("float row = xt::row(inputs, i);", lines[1])
+        self.assertIn(diagnose.EXPRESSION_ADVICE, lines)  # the likely fix, after the error
+
+    def test_a_long_expression_type_is_cut_to_its_kind(self):
+        message = ("cannot convert ‘xt::xfunction<xt::detail::divides, const xt::xfunction<"
+                   "xt::math::exp_fun, const attn::Matrix&>, xt::xreducer<xt::xreducer_functors<"
+                   "xt::detail::plus, xt::const_value<float> >, const attn::Matrix&> >’ to "
+                   "‘float’")
+        self.assertEqual(diagnose.readable(message),
+                         "cannot convert ‘xt::xfunction<…>’ to ‘float’")
 
     def test_a_missing_semicolon_points_before_the_error(self):
         lines = self.rendered("01_dot_scores.missing_semicolon")

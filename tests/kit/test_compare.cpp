@@ -5,6 +5,8 @@
 #include <gmock/gmock.h>
 #include <xtensor/xmath.hpp>
 
+#include <cstdint>
+#include <cstring>
 #include <limits>
 
 namespace {
@@ -142,6 +144,31 @@ TEST(CompareTest, NamesNoMistakeWhenNoneMatches) {
     ASSERT_FALSE(verdict.passed);
     EXPECT_EQ(verdict.mistake, "");
     EXPECT_THAT(attn::kit::explain("w", golden(weights), verdict), Not(HasSubstr("looks like")));
+}
+
+// An accumulator read before it is set holds -1.69e38 in the kit's builds
+// (-ftrivial-auto-var-init=pattern): the failure says so.
+TEST(CompareTest, HintsAtAnUninitialisedVariableWhereValuesHoldTheFillPattern) {
+    float pattern;
+    const std::uint32_t bits = 0xFEFEFEFEu;
+    std::memcpy(&pattern, &bits, sizeof pattern);
+    float_tensor summed = weights;
+    summed(0, 1) = pattern + 0.25f;
+    const auto verdict = compare(summed, golden(weights, 6));
+    ASSERT_FALSE(verdict.passed);
+    EXPECT_THAT(verdict.hint, HasSubstr("read before it is set"));
+    EXPECT_EQ(compare(float_tensor(weights * 2.0f), golden(weights, 6)).hint, "");
+}
+
+// Where two recorded mistakes give the same tensor on a case (tools/record marks the kept one
+// "ambiguous"), naming one would be a guess: neither is named there.
+TEST(CompareTest, NamesNoMistakeThatAnotherGivesTheSameTensorFor) {
+    const float_tensor doubled = float_tensor(weights * 2.0f);
+    const auto verdict =
+        compare(doubled, golden(weights, 6, {{"scaled twice", "scale once", doubled, true}}));
+    ASSERT_FALSE(verdict.passed);
+    EXPECT_EQ(verdict.mistake, "");
+    EXPECT_EQ(verdict.hint, "");
 }
 
 TEST(CompareTest, PrintsBothTensorsInPyTorchFormat) {

@@ -20,6 +20,8 @@ def parser() -> argparse.ArgumentParser:
     check.add_argument("exercise", nargs="?", help="its number, e.g. 03")
     check.add_argument("pattern", nargs="?",
                        help="only the tests whose name contains it, e.g. rows or dim")
+    check.add_argument("--all", action="store_true", dest="everything",
+                       help="every kind of failure in full, not only the first")
     check.add_argument("--asan", action="store_true",
                        help="also run it under AddressSanitizer, even if nothing looks like "
                             "a memory error (about 7 s more)")
@@ -73,7 +75,8 @@ def main(argv: list | None = None) -> int:
         if args.command == "status":
             return student.status(kit)
         if args.command == "check":
-            return student.check(kit, args.exercise, args.pattern, sanitize=args.asan)
+            return student.check(kit, args.exercise, args.pattern, sanitize=args.asan,
+                                 everything=args.everything)
         if args.command == "hint":
             return student.hint(kit, args.exercise, args.level)
         if args.command == "watch":

@@ -47,11 +47,38 @@ XIO_ADVICE = ("To print a tensor with <<, add `#include <xtensor/xio.hpp>` at th
               "file: that header declares operator<< for xtensor's tensors.")
 
 
+LONG_TEMPLATE = 80  # an xtensor type's template arguments longer than this are cut: xt::xfunction<…>
+EXPRESSION = re.compile(r"xt::(xfunction|xview|xreducer|xgenerator|xbroadcast|xstrided_view|"
+                        r"xindex_view|xscalar)\b")
+EXPRESSION_ADVICE = (
+    "That is an xtensor expression: a recipe, computed when it is read, not a tensor. Store "
+    "it in one first, `const attn::Matrix m = <expression>;` (or attn::Vector), or call "
+    "`xt::eval(<expression>)`; a single number from a reduction is `xt::sum(v)()`.")
+
+
+def cut_long_templates(text: str) -> str:
+    """`xt::xfunction<300 characters>` as `xt::xfunction<…>`: the kind of expression is what
+    the student needs, not its every operand."""
+    out, i = [], 0
+    for match in re.finditer(r"xt::\w+<", text):
+        if match.start() < i:
+            continue  # inside a template already cut
+        depth, j = 1, match.end()
+        while j < len(text) and depth:
+            depth += {"<": 1, ">": -1}.get(text[j], 0)
+            j += 1
+        if j - match.end() > LONG_TEMPLATE:
+            out.append(text[i:match.end()] + "…>")
+            i = j
+    return "".join(out) + text[i:]
+
+
 def readable(text: str) -> str:
-    """g++'s text with xtensor's container types named as the student wrote them."""
+    """g++'s text with xtensor's container types named as the student wrote them, and long
+    expression types cut."""
     for pattern, name in TENSOR_NAMES:
         text = pattern.sub(name, text)
-    return AKA.sub("", text)
+    return cut_long_templates(AKA.sub("", text))
 
 
 @dataclass
@@ -158,6 +185,9 @@ def advice(ex: dict, error: Diagnostic) -> list:
     message = error.message
     if "operator<<" in message and re.search(r"attn::(Vector|Matrix)|xt::", message):
         return [XIO_ADVICE]
+    if EXPRESSION.search(message) and re.search(
+            r"convert|conversion|no match for|no matching|cannot bind|assignment of", message):
+        return [EXPRESSION_ADVICE]
     if re.match(r"expected ‘[,;]’|expected '[,;]'|expected ‘,’ or ‘;’|expected ',' or ';'",
                 message):
         return ["A `;` is missing at the end of the statement before this point (often the "

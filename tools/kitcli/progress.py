@@ -11,6 +11,7 @@ from ctest's console text.
 from __future__ import annotations
 
 import signal
+from collections import Counter
 from pathlib import Path
 from typing import NamedTuple
 
@@ -99,12 +100,29 @@ def missing_report_reason(kit: Kit, ex: dict, preset: str,
     return program_end_reason(end, kit.test_timeout_s, test)
 
 
+def mistake_named(failure: str) -> str | None:
+    """The known mistake a failure's line names ("... — looks like: NAME"), or None."""
+    return failure.split(NAMED_MISTAKE, 1)[1] if NAMED_MISTAKE in failure else None
+
+
+def in_reading_order(cases: list) -> list:
+    """Value cases first, in their order, then the argument checks: what a function returns
+    matters before what it rejects."""
+    return sorted(cases, key=lambda case: case.value_case is None)
+
+
 def verdict(ex: dict, cases: list, program_passed: bool) -> State:
-    """The grading rule, applied to the report of a test program that ran to its end."""
-    failed = [case for case in cases if case.outcome == "failed"]
+    """The grading rule, applied to the report of a test program that ran to its end. A
+    failing exercise's reason is the mistake most of its failing cases are named by (on
+    some inputs two mistakes give the same tensor: the majority decides), else its first
+    failure of the student's own code."""
+    failed = [case for case in in_reading_order(cases) if case.outcome == "failed"]
     if failed:
         own = [case.failure for case in failed if STUB_MARKER not in case.failure]
         named = [failure for failure in own if NAMED_MISTAKE in failure]
+        if named:
+            most = Counter(map(mistake_named, named)).most_common(1)[0][0]
+            named = [failure for failure in named if mistake_named(failure) == most]
         first = (named or own or [case.failure for case in failed])[0]
         return State(FAILING, first or f"{failed[0].name} failed")
     unfinished = [case for case in cases if case.outcome in ("skipped", "not run")]

@@ -16,7 +16,8 @@ from .terminal import from_here, kit_command, progress_bar, say, screen_width, s
 MARKS = {progress.DONE: "✓", progress.FAILING: "✗", progress.SKIPPED: "·",
          progress.NOT_STARTED: "·"}
 BUILD_LOG = "build/kit-build.log"  # written by build.configure_and_build
-PRINTED_LINES_SHOWN = 30           # of what the student's code printed
+PRINTED_LINES_SHOWN = 10           # of what the student's code printed
+FIRST_FAILURE_LINES = 30           # of the first failure: it and the lines around it fit 40
 
 
 def status(kit: Kit) -> int:
@@ -157,17 +158,58 @@ def sanitizer_verdict(kit: Kit, ex: dict, selection: list, why: str) -> list | N
                                      lambda path: from_here(kit.root, path))
 
 
+def failure_key(case) -> str:
+    """Failures alike: the same named mistake, or texts that differ only in the case's
+    folder, the dim it passes, and, for a call that threw, the arguments it was called with
+    (the same throw on every shape)."""
+    named = progress.mistake_named(case.failure)
+    if named:
+        return "mistake: " + re.sub(r"dim=-?\d+", "dim=…", named)
+    key = re.sub(r"dim=-?\d+", "dim=…", re.sub(r"\b\d\d_\w+/[\w.-]+/", "…/",
+                                                 case.explanation))
+    return re.sub(r"( threw .*) — called with .*", r"\1", key)
+
+
 def group_failures(failed: list) -> list:
-    """[(first case, [names of the other cases failing the same way])]. Failures are the
-    same when their texts differ only in the case's folder, the dim it passes, and, for a
-    call that threw, the arguments it was called with (the same throw on every shape)."""
+    """[(first case, [names of the other cases failing alike])], in reading order."""
     groups: dict = {}
     for case in failed:
-        key = re.sub(r"dim=-?\d+", "dim=…", re.sub(r"\b\d\d_\w+/[\w.-]+/", "…/",
-                                                   case.explanation))
-        key = re.sub(r"( threw .*) — called with .*", r"\1", key)
-        groups.setdefault(key, []).append(case)
+        groups.setdefault(failure_key(case), []).append(case)
     return [(cases[0], [case.name for case in cases[1:]]) for cases in groups.values()]
+
+
+def one_line(case) -> str:
+    """A failure as one line: its first line without the golden's path and source cell."""
+    return f"  ✗ {case.name}: " + re.sub(r" vs golden \S+ \([^)]*\): ", ": ", case.failure)
+
+
+def failure_screen(failed: list, everything: bool = False) -> list:
+    """What `check` says of the failing tests: the first failure in full, cut to
+    FIRST_FAILURE_LINES (shapes, worst element, both tensors, the named mistake and its
+    hint), the cases failing alike named after it ("also for"), then one line per other kind
+    of failure, its cases with it. `everything`: each kind of failure in full."""
+    groups = group_failures(failed)
+    lines = []
+    for number, (case, also) in enumerate(groups):
+        if number and not everything:
+            more = len(groups) - 1
+            lines += ["", f"{diagnose.count(more, 'other failure')} "
+                          f"(`check --all` shows {'it' if more == 1 else 'each'} in full):"]
+            columns = screen_width()
+            for other, other_also in groups[1:]:
+                lines.append(shorten(one_line(other), columns))
+                if other_also:
+                    lines.append(f"    also for: {', '.join(other_also)}")
+            break
+        explanation = case.explanation.splitlines()
+        if len(explanation) > FIRST_FAILURE_LINES and not everything:
+            cut = len(explanation) - FIRST_FAILURE_LINES
+            explanation = explanation[:FIRST_FAILURE_LINES] + [
+                f"  … ({diagnose.count(cut, 'more line')}: `check --all`)"]
+        lines += ["", f"✗ {case.name}", *explanation]
+        if also:
+            lines.append(f"  also for: {', '.join(also)}")
+    return lines
 
 
 def function_summary(cases: list) -> list:
@@ -200,7 +242,7 @@ def printed_by_the_code(console: str, cases: list) -> list:
 
 
 def check(kit: Kit, number: str | None, pattern: str | None = None,
-          sanitize: bool = False) -> int:
+          sanitize: bool = False, everything: bool = False) -> int:
     """Builds and runs one exercise's test program directly and explains what it saw."""
     ex = chosen(kit, number)
     if not setup.install(kit):
@@ -256,12 +298,8 @@ def check(kit: Kit, number: str | None, pattern: str | None = None,
         say(f"✗ {stub}: {reason}. Stuck? {hint_command}")
         return 1
 
-    for case, also in group_failures(failed):
-        say()
-        say(f"✗ {case.name}")
-        say(case.explanation)
-        if also:
-            say(f"  also for: {', '.join(also)}")
+    for line in failure_screen(progress.in_reading_order(failed), everything):
+        say(line)
     if failed:
         say()
     if pattern:

@@ -82,11 +82,13 @@ bool same_type_and_shape(const any_tensor& a, const any_tensor& b) {
     return a.index() == b.index() && shape_of(a) == shape_of(b);
 }
 
+// The recorded mistake `actual` equals, or null. A mistake that another one gives the same
+// tensor for on this case (ambiguous) is not named: saying one of the two would be a guess.
 const known_mistake* diagnose(const any_tensor& actual, const expected_golden& golden) {
     for (const auto& mistake : golden.mistakes) {
         if (!same_type_and_shape(actual, mistake.tensor)) continue;
         if (find_mismatches(actual, mistake.tensor, allowance(golden, shape_of(actual))).empty()) {
-            return &mistake;
+            return mistake.ambiguous ? nullptr : &mistake;
         }
     }
     return nullptr;
@@ -156,6 +158,24 @@ void name_the_mistake(comparison& verdict, const known_mistake* mistake) {
     verdict.hint = mistake->hint;
 }
 
+// The exercise files are compiled with -ftrivial-auto-var-init=pattern (AttnExercise.cmake):
+// a float read before it is set holds 0xFEFEFEFE, -1.69e38, on every machine, and what is
+// computed from it keeps that magnitude. No correct answer of the kit comes near it.
+bool looks_uninitialised(const any_tensor& actual) {
+    const auto values = values_of(actual);
+    return actual.index() == 0 && std::any_of(values.begin(), values.end(), [](double v) {
+               return std::isfinite(v) && std::abs(v) > 1e37;
+           });
+}
+
+void hint_uninitialised(comparison& verdict, const any_tensor& actual) {
+    if (!verdict.mistake.empty() || !looks_uninitialised(actual)) return;
+    verdict.hint =
+        "values near -1.7e38 are what the kit's build puts in a variable that is read before it "
+        "is set: an accumulator declared without a value (`float total;` then `total += ...`): "
+        "start it at 0 (`float total = 0.0f;`)";
+}
+
 }  // namespace
 
 comparison compare(const any_tensor& actual, const expected_golden& expected) {
@@ -182,6 +202,7 @@ comparison compare(const any_tensor& actual, const expected_golden& expected) {
         return verdict;
     }
     name_the_mistake(verdict, diagnose(actual, expected));
+    hint_uninitialised(verdict, actual);
     const mismatch* worst = &mismatches.front();
     for (const auto& m : mismatches) {
         if (m.times_tolerance > worst->times_tolerance) worst = &m;

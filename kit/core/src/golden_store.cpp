@@ -57,6 +57,7 @@ golden_file parse_file(const std::string& path, const nlohmann::json& json) {
     file.mistake_of = json.value("of", std::string{});
     file.mistake_name = json.value("name", std::string{});
     file.mistake_hint = json.value("hint", std::string{});
+    file.mistake_ambiguous = json.value("ambiguous", false);
     file.repr = json.value("repr", std::string{});
     return file;
 }
@@ -227,7 +228,8 @@ expected_golden golden_store::expected(const std::string& name) const {
     }
     for (const auto& path : golden.mistakes) {
         const golden_file& mistake = file(path);
-        result.mistakes.push_back({mistake.mistake_name, mistake.mistake_hint, load(path)});
+        result.mistakes.push_back(
+            {mistake.mistake_name, mistake.mistake_hint, load(path), mistake.mistake_ambiguous});
     }
     return result;
 }

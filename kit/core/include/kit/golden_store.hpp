@@ -49,6 +49,10 @@ struct golden_file {
     std::string mistake_of;             // mistake, scale: the expected tensor it belongs to
     std::string mistake_name;           // mistake: "softmax over the wrong axis (...)"
     std::string mistake_hint;           // mistake: one line on how to fix it
+    // mistake: another recorded mistake, of another name, gives the same tensor on this case
+    // (tools/record's "ambiguous"): a result equal to it is not named here; another case of the
+    // exercise, where they differ, names it.
+    bool mistake_ambiguous = false;
     std::string repr;                   // print_sample: PyTorch's repr() of the tensor
 };
 
@@ -70,6 +74,7 @@ struct known_mistake {
     std::string name;
     std::string hint;
     any_tensor tensor;
+    bool ambiguous = false;  // golden_file::mistake_ambiguous: never named
 };
 
 // Everything a comparison with one expected golden needs.
