@@ -5,11 +5,7 @@
 #include "attn/simple_attention.hpp"
 #include "kit/testing.hpp"
 
-#include <gmock/gmock.h>
-
 using attn::kit::case_input;
-using ::testing::HasSubstr;
-using ::testing::ThrowsMessage;
 
 ATTN_CASE(dot_scores) {
     const auto inputs = the_case.input<2>("inputs");  // (T, d_in)
@@ -19,15 +15,21 @@ ATTN_CASE(dot_scores) {
 
 TEST(DotScoresTest, RejectsQueryOfWrongLength) {
     const auto inputs = case_input<2>("01_dot_scores/notebook_journey", "inputs");
+    const auto query = case_input<1>("01_dot_scores/notebook_journey", "query");
     const attn::Vector too_long = xt::zeros<float>({inputs.shape(1) + 1});
-    EXPECT_THAT([&] { attn::dot_scores(inputs, too_long); },
-                ThrowsMessage<attn::shape_error>(
-                    HasSubstr("query has shape (" + std::to_string(inputs.shape(1) + 1) + ",)")));
+    ATTN_EXPECT_REJECTS(
+        attn::dot_scores(inputs, query), attn::dot_scores(inputs, too_long),
+        "a query of length d_in + 1 = " + std::to_string(too_long.size()), attn::shape_error,
+        "query has shape (" + std::to_string(inputs.shape(1) + 1) + ",)",
+        R"line(checks::require_length("dot_scores", "query", query, 0, inputs.shape(1), "d_in");)line");
 }
 
 TEST(DotScoresTest, RejectsEmptyInputs) {
+    const auto inputs = case_input<2>("01_dot_scores/notebook_journey", "inputs");
     const auto query = case_input<1>("01_dot_scores/notebook_journey", "query");
     const attn::Matrix no_tokens = xt::zeros<float>({std::size_t{0}, query.size()});
-    EXPECT_THAT([&] { attn::dot_scores(no_tokens, query); },
-                ThrowsMessage<attn::shape_error>(HasSubstr("inputs is empty")));
+    ATTN_EXPECT_REJECTS(attn::dot_scores(inputs, query), attn::dot_scores(no_tokens, query),
+                        "inputs with no tokens, shape " + attn::shape_string(no_tokens.shape()),
+                        attn::shape_error, "inputs is empty",
+                        R"line(checks::require_non_empty("dot_scores", "inputs", inputs);)line");
 }

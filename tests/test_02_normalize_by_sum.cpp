@@ -5,11 +5,9 @@
 #include "attn/simple_attention.hpp"
 #include "kit/testing.hpp"
 
-#include <gmock/gmock.h>
 #include <xtensor/xmath.hpp>
 
-using ::testing::HasSubstr;
-using ::testing::ThrowsMessage;
+using attn::kit::case_input;
 
 ATTN_CASE(normalize_by_sum) {
     const auto scores = the_case.input<1>("scores");  // (T,)
@@ -18,6 +16,9 @@ ATTN_CASE(normalize_by_sum) {
 }
 
 TEST(NormalizeBySumTest, RejectsEmptyScores) {
-    EXPECT_THAT([] { attn::normalize_by_sum(attn::Vector{}); },
-                ThrowsMessage<attn::shape_error>(HasSubstr("scores is empty")));
+    const auto scores = case_input<1>("02_normalize_by_sum/notebook_journey", "scores");
+    ATTN_EXPECT_REJECTS(
+        attn::normalize_by_sum(scores), attn::normalize_by_sum(attn::Vector{}),
+        "no scores, shape (0,)", attn::shape_error, "scores is empty",
+        R"line(checks::require_non_empty("normalize_by_sum", "scores", scores);)line");
 }

@@ -6,13 +6,9 @@
 #include "attn/simple_attention.hpp"
 #include "kit/testing.hpp"
 
-#include <gmock/gmock.h>
-
 #include <stdexcept>
 
 using attn::kit::case_input;
-using ::testing::HasSubstr;
-using ::testing::ThrowsMessage;
 
 ATTN_CASE(context_vector) {
     const auto inputs = the_case.input<2>("inputs");    // (T, d_in)
@@ -28,16 +24,22 @@ ATTN_CASE(context_vector_for_query) {
 
 TEST(ContextVectorTest, RejectsWeightsOfWrongLength) {
     const auto inputs = case_input<2>("04_context_vector/notebook_journey", "inputs");
+    const auto weights = case_input<1>("04_context_vector/notebook_journey", "weights");
     const std::size_t T = inputs.shape(0);
     const attn::Vector one_too_many = xt::zeros<float>({T + 1});
-    EXPECT_THAT([&] { attn::context_vector(inputs, one_too_many); },
-                ThrowsMessage<attn::shape_error>(HasSubstr("must equal T = " + std::to_string(T))));
+    ATTN_EXPECT_REJECTS(
+        attn::context_vector(inputs, weights), attn::context_vector(inputs, one_too_many),
+        "weights of length T + 1 = " + std::to_string(T + 1), attn::shape_error,
+        "must equal T = " + std::to_string(T),
+        R"line(checks::require_length("context_vector", "weights", weights, 0, inputs.shape(0), "T");)line");
 }
 
 TEST(ContextVectorTest, RejectsQueryIndexPastTheLastToken) {
     const auto inputs = case_input<2>("04_context_vector/notebook_journey", "inputs");
     const std::size_t T = inputs.shape(0);
-    EXPECT_THAT([&] { attn::context_vector_for_query(inputs, T); },
-                ThrowsMessage<std::out_of_range>(
-                    HasSubstr("query_index " + std::to_string(T) + " is out of range")));
+    ATTN_EXPECT_REJECTS(
+        attn::context_vector_for_query(inputs, T - 1), attn::context_vector_for_query(inputs, T),
+        "query_index = T = " + std::to_string(T) + ", one past the last token", std::out_of_range,
+        "query_index " + std::to_string(T) + " is out of range",
+        R"line(checks::require_row_index("context_vector_for_query", "query_index", query_index, inputs.shape(0));)line");
 }

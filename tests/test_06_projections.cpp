@@ -7,13 +7,9 @@
 #include "attn/trainable_attention.hpp"
 #include "kit/testing.hpp"
 
-#include <gmock/gmock.h>
-
 #include <string>
 
 using attn::kit::case_input;
-using ::testing::HasSubstr;
-using ::testing::ThrowsMessage;
 
 ATTN_CASE(project_token) {
     const auto x = the_case.input<1>("x");  // (d_in,)
@@ -38,16 +34,20 @@ TEST(ProjectionsTest, RejectsWeightOfWrongInputSize) {
     const auto inputs = case_input<2>("06_projections/rows_seed42_keys", "inputs");
     const auto W = case_input<2>("06_projections/rows_seed42_keys", "W");  // (3, 2)
     const attn::Matrix W_transposed = xt::transpose(W);  // (2, 3): nn.Linear's layout
-    EXPECT_THAT([&] { attn::project_rows(inputs, W_transposed); },
-                ThrowsMessage<attn::shape_error>(
-                    HasSubstr("W has shape " + attn::shape_string(W_transposed.shape()) +
-                              ", but its dimension 0 must equal d_in "
-                              "(inputs.shape(1)) = " +
-                              std::to_string(inputs.shape(1)))));
+    const std::string transposed =
+        "W transposed, shape " + attn::shape_string(W_transposed.shape()) + " = (d_out, d_in)";
+    ATTN_EXPECT_REJECTS(
+        attn::project_rows(inputs, W), attn::project_rows(inputs, W_transposed), transposed,
+        attn::shape_error,
+        "W has shape " + attn::shape_string(W_transposed.shape()) +
+            ", but its dimension 0 must equal d_in (inputs.shape(1)) = " +
+            std::to_string(inputs.shape(1)),
+        R"line(checks::require_length("project_rows", "W", W, 0, inputs.shape(1), "d_in (inputs.shape(1))");)line");
     const attn::Vector x_2 = xt::row(inputs, 1);
-    EXPECT_THAT([&] { attn::project_token(x_2, W_transposed); },
-                ThrowsMessage<attn::shape_error>(HasSubstr("must equal d_in (the length of x) = " +
-                                                           std::to_string(x_2.shape(0)))));
+    ATTN_EXPECT_REJECTS(
+        attn::project_token(x_2, W), attn::project_token(x_2, W_transposed), transposed,
+        attn::shape_error, "must equal d_in (the length of x) = " + std::to_string(x_2.shape(0)),
+        R"line(checks::require_length("project_token", "W", W, 0, x.shape(0), "d_in (the length of x)");)line");
 }
 
 TEST(ProjectionsTest, RejectsBiasThatIsNotOneColumn) {
@@ -56,14 +56,17 @@ TEST(ProjectionsTest, RejectsBiasThatIsNotOneColumn) {
     const auto X = case_input<2>(key, "X");
     const auto b = case_input<2>(key, "b");  // (4, 1)
     const attn::Matrix b_row = xt::transpose(b);
-    EXPECT_THAT([&] { attn::project_columns(W, X, b_row); },
-                ThrowsMessage<attn::shape_error>(
-                    HasSubstr("b must be one column, shape (d_out, 1), but has shape " +
-                              attn::shape_string(b_row.shape()))));
+    ATTN_EXPECT_REJECTS(attn::project_columns(W, X, b), attn::project_columns(W, X, b_row),
+                        "b as a row, shape " + attn::shape_string(b_row.shape()), attn::shape_error,
+                        "b must be one column, shape (d_out, 1), but has shape " +
+                            attn::shape_string(b_row.shape()),
+                        R"line(checks::require_column("project_columns", "b", b, "d_out");)line");
     const attn::Matrix b_short = xt::zeros<float>({W.shape(0) - 1, std::size_t{1}});
-    EXPECT_THAT([&] { attn::project_columns(W, X, b_short); },
-                ThrowsMessage<attn::shape_error>(
-                    HasSubstr("must equal d_out (W.shape(0)) = " + std::to_string(W.shape(0)))));
+    ATTN_EXPECT_REJECTS(
+        attn::project_columns(W, X, b), attn::project_columns(W, X, b_short),
+        "b of d_out - 1 = " + std::to_string(b_short.shape(0)) + " rows", attn::shape_error,
+        "must equal d_out (W.shape(0)) = " + std::to_string(W.shape(0)),
+        R"line(checks::require_length("project_columns", "b", b, 0, W.shape(0), "d_out (W.shape(0))");)line");
 }
 
 TEST(ProjectionsTest, RejectsTokensOfWrongSize) {
@@ -72,13 +75,15 @@ TEST(ProjectionsTest, RejectsTokensOfWrongSize) {
     const auto X = case_input<2>(key, "X");  // (5, 7)
     const auto b = case_input<2>(key, "b");
     const attn::Matrix X_rows = xt::transpose(X);  // tokens as rows: the row convention
-    EXPECT_THAT([&] { attn::project_columns(W, X_rows, b); },
-                ThrowsMessage<attn::shape_error>(HasSubstr("X has shape " +
-                                                           attn::shape_string(X_rows.shape()) +
-                                                           ", but its dimension 0 must equal D "
-                                                           "(W.shape(1)) = " +
-                                                           std::to_string(W.shape(1)))));
+    ATTN_EXPECT_REJECTS(
+        attn::project_columns(W, X, b), attn::project_columns(W, X_rows, b),
+        "X with its tokens as rows, shape " + attn::shape_string(X_rows.shape()), attn::shape_error,
+        "X has shape " + attn::shape_string(X_rows.shape()) +
+            ", but its dimension 0 must equal D (W.shape(1)) = " + std::to_string(W.shape(1)),
+        R"line(checks::require_length("project_columns", "X", X, 0, W.shape(1), "D (W.shape(1))");)line");
     const attn::Matrix no_tokens = xt::zeros<float>({X.shape(0), std::size_t{0}});
-    EXPECT_THAT([&] { attn::project_columns(W, no_tokens, b); },
-                ThrowsMessage<attn::shape_error>(HasSubstr("X is empty")));
+    ATTN_EXPECT_REJECTS(attn::project_columns(W, X, b), attn::project_columns(W, no_tokens, b),
+                        "X with no tokens, shape " + attn::shape_string(no_tokens.shape()),
+                        attn::shape_error, "X is empty",
+                        R"line(checks::require_non_empty("project_columns", "X", X);)line");
 }

@@ -9,15 +9,12 @@
 #include "attn/trainable_attention.hpp"
 #include "kit/testing.hpp"
 
-#include <gmock/gmock.h>
 #include <xtensor/xview.hpp>
 
 #include <stdexcept>
 #include <string>
 
 using attn::kit::case_input;
-using ::testing::HasSubstr;
-using ::testing::ThrowsMessage;
 
 ATTN_CASE(attention_scores) {
     const auto query = the_case.input<1>("query");  // (d_k,)
@@ -64,46 +61,68 @@ TEST(ScaledAttentionTest, RejectsKeysOfAnotherLength) {
     const auto query = case_input<1>("07_scaled_attention/scores_seed42", "query");  // (2,)
     const auto keys = case_input<2>("07_scaled_attention/scores_seed42", "keys");    // (6, 2)
     const attn::Matrix keys_transposed = xt::transpose(keys);
-    EXPECT_THAT([&] { attn::attention_scores(query, keys_transposed); },
-                ThrowsMessage<attn::shape_error>(
-                    HasSubstr("keys has shape " + attn::shape_string(keys_transposed.shape()) +
-                              ", but its dimension 1 must equal d_k (the "
-                              "length of query) = " +
-                              std::to_string(query.shape(0)))));
+    ATTN_EXPECT_REJECTS(
+        attn::attention_scores(query, keys), attn::attention_scores(query, keys_transposed),
+        "keys transposed, shape " + attn::shape_string(keys_transposed.shape()) + " = (d_k, T)",
+        attn::shape_error,
+        "keys has shape " + attn::shape_string(keys_transposed.shape()) +
+            ", but its dimension 1 must equal d_k (the length of query) = " +
+            std::to_string(query.shape(0)),
+        R"line(checks::require_length("attention_scores", "keys", keys, 1, query.shape(0), "d_k (the length of query)");)line");
 }
 
 TEST(ScaledAttentionTest, RejectsZeroKeyLength) {
     const auto scores = case_input<1>("07_scaled_attention/weights_seed42", "scores");
-    EXPECT_THAT([&] { attn::scaled_attention_weights(scores, 0); },
-                ThrowsMessage<std::invalid_argument>(HasSubstr("d_k is 0")));
-    EXPECT_THAT([] { attn::scaled_attention_weights(attn::Vector{}, 1); },
-                ThrowsMessage<attn::shape_error>(HasSubstr("scores is empty")));
+    ATTN_EXPECT_REJECTS(
+        attn::scaled_attention_weights(scores, 2), attn::scaled_attention_weights(scores, 0),
+        "d_k = 0", std::invalid_argument, "d_k is 0",
+        R"line(if (d_k == 0) { throw std::invalid_argument("scaled_attention_weights: d_k is 0, ..."); })line");
+    ATTN_EXPECT_REJECTS(
+        attn::scaled_attention_weights(scores, 1),
+        attn::scaled_attention_weights(attn::Vector{}, 1), "no scores, shape (0,)",
+        attn::shape_error, "scores is empty",
+        R"line(checks::require_non_empty("scaled_attention_weights", "scores", scores);)line");
 }
 
 TEST(ScaledAttentionTest, RejectsWeightsOfWrongLength) {
     const auto values = case_input<2>("07_scaled_attention/context_seed42", "values");  // (6, 2)
+    const auto weights = case_input<1>("07_scaled_attention/context_seed42", "weights");
     const attn::Vector one_too_many = xt::zeros<float>({values.shape(0) + 1});
-    EXPECT_THAT([&] { attn::weighted_values(one_too_many, values); },
-                ThrowsMessage<attn::shape_error>(HasSubstr("must equal T (values.shape(0)) = " +
-                                                           std::to_string(values.shape(0)))));
+    ATTN_EXPECT_REJECTS(
+        attn::weighted_values(weights, values), attn::weighted_values(one_too_many, values),
+        "weights of length T + 1 = " + std::to_string(one_too_many.size()), attn::shape_error,
+        "must equal T (values.shape(0)) = " + std::to_string(values.shape(0)),
+        R"line(checks::require_length("weighted_values", "weights", weights, 0, values.shape(0), "T (values.shape(0))");)line");
     const auto column_values = case_input<2>("07_scaled_attention/column_values_x1", "values");
-    EXPECT_THAT([&] { attn::weighted_values_column(one_too_many, column_values); },
-                ThrowsMessage<attn::shape_error>(HasSubstr(
-                    "must equal N (values.shape(1)) = " + std::to_string(column_values.shape(1)))));
+    const auto column_weights = case_input<1>("07_scaled_attention/column_values_x1", "weights");
+    ATTN_EXPECT_REJECTS(
+        attn::weighted_values_column(column_weights, column_values),
+        attn::weighted_values_column(one_too_many, column_values),
+        "weights of length " + std::to_string(one_too_many.size()) +
+            " for N = " + std::to_string(column_values.shape(1)) + " tokens",
+        attn::shape_error,
+        "must equal N (values.shape(1)) = " + std::to_string(column_values.shape(1)),
+        R"line(checks::require_length("weighted_values_column", "weights", weights, 0, values.shape(1), "N (values.shape(1))");)line");
 }
 
 TEST(ScaledAttentionTest, RejectsQueryThatIsNotOneColumn) {
     const std::string key = "07_scaled_attention/column_query_x1";
     const auto queries = case_input<2>(key, "queries");  // (4, 3): every query, not one
     const auto keys = case_input<2>(key, "keys");
-    EXPECT_THAT([&] { attn::scaled_scores_column(keys, queries); },
-                ThrowsMessage<attn::shape_error>(
-                    HasSubstr("query must be one column, shape (d_k, 1), but has shape " +
-                              attn::shape_string(queries.shape()))));
-    const attn::Matrix query_row = xt::transpose(xt::view(queries, xt::all(), xt::range(0, 1)));
-    EXPECT_THAT([&] { attn::scaled_scores_column(keys, query_row); },
-                ThrowsMessage<attn::shape_error>(
-                    HasSubstr("but has shape " + attn::shape_string(query_row.shape()))));
+    const attn::Matrix query = xt::view(queries, xt::all(), xt::range(0, 1));  // (d_k, 1)
+    const std::string check =
+        R"line(checks::require_column("scaled_scores_column", "query", query, "d_k");)line";
+    ATTN_EXPECT_REJECTS(
+        attn::scaled_scores_column(keys, query), attn::scaled_scores_column(keys, queries),
+        "every query at once, shape " + attn::shape_string(queries.shape()), attn::shape_error,
+        "query must be one column, shape (d_k, 1), but has shape " +
+            attn::shape_string(queries.shape()),
+        check);
+    const attn::Matrix query_row = xt::transpose(query);
+    ATTN_EXPECT_REJECTS(
+        attn::scaled_scores_column(keys, query), attn::scaled_scores_column(keys, query_row),
+        "the query as a row, shape " + attn::shape_string(query_row.shape()), attn::shape_error,
+        "but has shape " + attn::shape_string(query_row.shape()), check);
 }
 
 TEST(ScaledAttentionTest, RejectsQueryIndexPastTheLastToken) {
@@ -112,12 +131,17 @@ TEST(ScaledAttentionTest, RejectsQueryIndexPastTheLastToken) {
     const auto keys = case_input<2>(key, "keys");
     const auto values = case_input<2>(key, "values");
     const std::size_t N = queries.shape(1);
-    EXPECT_THAT(
-        [&] { attn::self_attention_column_query(queries, keys, values, N); },
-        ThrowsMessage<std::out_of_range>(HasSubstr(
-            "n " + std::to_string(N) + " is out of range for " + std::to_string(N) + " tokens")));
+    ATTN_EXPECT_REJECTS(
+        attn::self_attention_column_query(queries, keys, values, 0),
+        attn::self_attention_column_query(queries, keys, values, N),
+        "n = N = " + std::to_string(N) + ", one past the last token", std::out_of_range,
+        "n " + std::to_string(N) + " is out of range for " + std::to_string(N) + " tokens",
+        R"line(checks::require_row_index("self_attention_column_query", "n", n, queries.shape(1));)line");
     const attn::Matrix fewer_values = xt::view(values, xt::all(), xt::range(0, N - 1));
-    EXPECT_THAT([&] { attn::self_attention_column_query(queries, keys, fewer_values, 0); },
-                ThrowsMessage<attn::shape_error>(
-                    HasSubstr("must equal N (queries.shape(1)) = " + std::to_string(N))));
+    ATTN_EXPECT_REJECTS(
+        attn::self_attention_column_query(queries, keys, values, 0),
+        attn::self_attention_column_query(queries, keys, fewer_values, 0),
+        "values of N - 1 = " + std::to_string(N - 1) + " tokens", attn::shape_error,
+        "must equal N (queries.shape(1)) = " + std::to_string(N),
+        R"line(checks::require_length("self_attention_column_query", "values", values, 1, queries.shape(1), "N (queries.shape(1))");)line");
 }

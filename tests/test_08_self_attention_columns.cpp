@@ -7,13 +7,9 @@
 #include "attn/trainable_attention.hpp"
 #include "kit/testing.hpp"
 
-#include <gmock/gmock.h>
-
 #include <string>
 
 using attn::kit::case_input;
-using ::testing::HasSubstr;
-using ::testing::ThrowsMessage;
 
 ATTN_CASE(attention_weights_columns) {
     const auto queries = the_case.input<2>("queries");  // (d_k, N)
@@ -46,47 +42,70 @@ parameters odd_shape() {  // D = 5, d_k = 3, d_v = 4, N = 6
             case_input<2>(key, "b_k")};
 }
 
-attn::Matrix attend(const parameters& p) {
-    return attn::scaled_dot_product_self_attention(p.X, p.W_v, p.W_q, p.W_k, p.b_v, p.b_q, p.b_k);
-}
-
 }  // namespace
 
 TEST(SelfAttentionColumnsTest, RejectsKeysOfAnotherLength) {
     const auto queries = case_input<2>("08_self_attention_columns/weights_odd_shape", "queries");
+    const auto keys = case_input<2>("08_self_attention_columns/weights_odd_shape", "keys");
     const attn::Matrix keys_transposed = xt::transpose(queries);
-    EXPECT_THAT([&] { attn::attention_weights_columns(queries, keys_transposed); },
-                ThrowsMessage<attn::shape_error>(HasSubstr("must equal d_k (queries.shape(0)) = " +
-                                                           std::to_string(queries.shape(0)))));
+    ATTN_EXPECT_REJECTS(
+        attn::attention_weights_columns(queries, keys),
+        attn::attention_weights_columns(queries, keys_transposed),
+        "keys of shape " + attn::shape_string(keys_transposed.shape()) + " = (N, d_k), transposed",
+        attn::shape_error,
+        "must equal d_k (queries.shape(0)) = " + std::to_string(queries.shape(0)),
+        R"line(checks::require_length("attention_weights_columns", "keys", keys, 0, queries.shape(0), "d_k (queries.shape(0))");)line");
 }
 
 TEST(SelfAttentionColumnsTest, RejectsTokensAsRows) {
+    const parameters good = odd_shape();
     parameters p = odd_shape();
     p.X = xt::transpose(p.X);  // (N, D): the row convention
-    EXPECT_THAT([&] { attend(p); }, ThrowsMessage<attn::shape_error>(HasSubstr(
-                                        "W_v has shape " + attn::shape_string(p.W_v.shape()) +
-                                        ", but its dimension 1 must equal D "
-                                        "(X.shape(0)) = " +
-                                        std::to_string(p.X.shape(0)))));
+    ATTN_EXPECT_REJECTS(
+        attn::scaled_dot_product_self_attention(good.X, good.W_v, good.W_q, good.W_k, good.b_v,
+                                                good.b_q, good.b_k),
+        attn::scaled_dot_product_self_attention(p.X, p.W_v, p.W_q, p.W_k, p.b_v, p.b_q, p.b_k),
+        "X with its tokens as rows, shape " + attn::shape_string(p.X.shape()) + " = (N, D)",
+        attn::shape_error,
+        "W_v has shape " + attn::shape_string(p.W_v.shape()) +
+            ", but its dimension 1 must equal D (X.shape(0)) = " + std::to_string(p.X.shape(0)),
+        R"line(checks::require_length(function, "W_v", W_v, 1, X.shape(0), "D (X.shape(0))");)line");
 }
 
 TEST(SelfAttentionColumnsTest, RejectsQueryAndKeyWeightsOfDifferentSizes) {
+    const parameters good = odd_shape();
     parameters p = odd_shape();
     p.W_k = p.W_v;  // (d_v, D) = (4, 5), but the keys must have d_k = 3 rows like the queries
-    EXPECT_THAT([&] { attend(p); },
-                ThrowsMessage<attn::shape_error>(HasSubstr("must equal d_k (W_q.shape(0)) = " +
-                                                           std::to_string(p.W_q.shape(0)))));
+    ATTN_EXPECT_REJECTS(
+        attn::scaled_dot_product_self_attention(good.X, good.W_v, good.W_q, good.W_k, good.b_v,
+                                                good.b_q, good.b_k),
+        attn::scaled_dot_product_self_attention(p.X, p.W_v, p.W_q, p.W_k, p.b_v, p.b_q, p.b_k),
+        "W_k of shape " + attn::shape_string(p.W_k.shape()) + ", W_q of " +
+            attn::shape_string(p.W_q.shape()) + ": another d_k",
+        attn::shape_error, "must equal d_k (W_q.shape(0)) = " + std::to_string(p.W_q.shape(0)),
+        R"line(checks::require_length(function, "W_k", W_k, 0, W_q.shape(0), "d_k (W_q.shape(0))");)line");
 }
 
 TEST(SelfAttentionColumnsTest, RejectsBiasesOfWrongShape) {
+    const parameters good = odd_shape();
     parameters p = odd_shape();
     p.b_q = xt::transpose(p.b_q);  // a row (1, d_k), not a column
-    EXPECT_THAT([&] { attend(p); }, ThrowsMessage<attn::shape_error>(HasSubstr(
-                                        "b_q must be one column, shape (d_k, 1), but has shape " +
-                                        attn::shape_string(p.b_q.shape()))));
+    ATTN_EXPECT_REJECTS(
+        attn::scaled_dot_product_self_attention(good.X, good.W_v, good.W_q, good.W_k, good.b_v,
+                                                good.b_q, good.b_k),
+        attn::scaled_dot_product_self_attention(p.X, p.W_v, p.W_q, p.W_k, p.b_v, p.b_q, p.b_k),
+        "b_q as a row, shape " + attn::shape_string(p.b_q.shape()), attn::shape_error,
+        "b_q must be one column, shape (d_k, 1), but has shape " +
+            attn::shape_string(p.b_q.shape()),
+        R"line(checks::require_column(function, "b_q", b_q, "d_k");)line");
     p = odd_shape();
     p.b_v = p.b_q;  // (d_k, 1) = (3, 1), but the values have d_v = 4 rows
-    EXPECT_THAT([&] { attend(p); },
-                ThrowsMessage<attn::shape_error>(HasSubstr("must equal d_v (W_v.shape(0)) = " +
-                                                           std::to_string(p.W_v.shape(0)))));
+    ATTN_EXPECT_REJECTS(
+        attn::scaled_dot_product_self_attention(good.X, good.W_v, good.W_q, good.W_k, good.b_v,
+                                                good.b_q, good.b_k),
+        attn::scaled_dot_product_self_attention(p.X, p.W_v, p.W_q, p.W_k, p.b_v, p.b_q, p.b_k),
+        "b_v of shape " + attn::shape_string(p.b_v.shape()) +
+            " where d_v = " + std::to_string(p.W_v.shape(0)) + " rows belong",
+        attn::shape_error, "must equal d_v (W_v.shape(0)) = " + std::to_string(p.W_v.shape(0)),
+        R"line(checks::require_length(function, "b_v", b_v, 0, W_v.shape(0), "d_v (W_v.shape(0))");)line");
 }

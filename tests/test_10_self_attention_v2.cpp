@@ -8,12 +8,9 @@
 #include "attn/self_attention.hpp"
 #include "kit/testing.hpp"
 
-#include <gmock/gmock.h>
-
+using attn::kit::all_of;
 using attn::kit::case_input;
-using ::testing::AllOf;
-using ::testing::HasSubstr;
-using ::testing::ThrowsMessage;
+using attn::kit::kit_line;
 
 ATTN_CASE(self_attention_v2) {                        // qkv_bias=False: no biases
     const auto inputs = the_case.input<2>("inputs");  // (T, d_in)
@@ -44,48 +41,75 @@ attn::Linear layer(const std::string& name) {
 }  // namespace
 
 TEST(SelfAttentionV2Test, ConstructorRejectsWeightsOfDifferentShapes) {
+    // The module's forward must work before its constructor's checks count.
+    const attn::SelfAttention_v2 sa_v2{layer("W_query"), layer("W_key"), layer("W_value")};
+    const auto inputs = case_input<2>(notebook, "inputs");
     const auto query = layer("W_query");  // weight (d_out, d_in)
     const attn::Linear wider{xt::zeros<float>({query.weight.shape(0), query.weight.shape(1) + 1}),
                              {}};
-    EXPECT_THAT([&] { attn::SelfAttention_v2(query, wider, layer("W_value")); },
-                ThrowsMessage<attn::shape_error>(AllOf(
-                    HasSubstr("W_key.weight has shape " + attn::shape_string(wider.weight.shape())),
-                    HasSubstr("W_query has " + attn::shape_string(query.weight.shape())))));
+    ATTN_EXPECT_REJECTS(
+        sa_v2(inputs), attn::SelfAttention_v2(query, wider, layer("W_value")),
+        "W_key.weight of shape " + attn::shape_string(wider.weight.shape()) + ", W_query's " +
+            attn::shape_string(query.weight.shape()),
+        attn::shape_error,
+        all_of("W_key.weight has shape " + attn::shape_string(wider.weight.shape()),
+               "W_query has " + attn::shape_string(query.weight.shape())),
+        kit_line(
+            "include/attn/self_attention.hpp",
+            R"line(module_checks::require_same_shape(module, "W_key.weight", W_key.weight, W_query.weight);)line"));
 }
 
 TEST(SelfAttentionV2Test, ConstructorRejectsABiasOnSomeLayersOnly) {
+    // The module's forward must work before its constructor's checks count.
+    const attn::SelfAttention_v2 sa_v2{layer("W_query"), layer("W_key"), layer("W_value")};
+    const auto inputs = case_input<2>(notebook, "inputs");
     const attn::Linear with_bias{case_input<2>(biased, "W_key.weight"),
                                  case_input<1>(biased, "W_key.bias")};
-    EXPECT_THAT(
-        [&] { attn::SelfAttention_v2(layer("W_query"), with_bias, layer("W_value")); },
-        ThrowsMessage<attn::shape_error>(HasSubstr("W_key has a bias, but W_query has none")));
+    ATTN_EXPECT_REJECTS(
+        sa_v2(inputs), attn::SelfAttention_v2(layer("W_query"), with_bias, layer("W_value")),
+        "a bias on W_key only", attn::shape_error, "W_key has a bias, but W_query has none",
+        kit_line("include/attn/self_attention.hpp",
+                 R"line(if (layer->has_bias() != bias) { throw shape_error(...); })line"));
 }
 
 TEST(SelfAttentionV2Test, ConstructorRejectsABiasOfTheWrongLength) {
+    // The module's forward must work before its constructor's checks count.
+    const attn::SelfAttention_v2 sa_v2{layer("W_query"), layer("W_key"), layer("W_value")};
+    const auto inputs = case_input<2>(notebook, "inputs");
     auto query = layer("W_query"), key = layer("W_key"), value = layer("W_value");
     const std::size_t d_out = query.weight.shape(0);
     query.bias = xt::zeros<float>({d_out});
     key.bias = xt::zeros<float>({d_out + 1});
     value.bias = xt::zeros<float>({d_out});
-    EXPECT_THAT([&] { attn::SelfAttention_v2(query, key, value); },
-                ThrowsMessage<attn::shape_error>(
-                    AllOf(HasSubstr("W_key.bias has shape " + attn::shape_string(key.bias.shape())),
-                          HasSubstr("d_out = " + std::to_string(d_out)))));
+    ATTN_EXPECT_REJECTS(
+        sa_v2(inputs), attn::SelfAttention_v2(query, key, value),
+        "W_key.bias of length d_out + 1 = " + std::to_string(d_out + 1), attn::shape_error,
+        all_of("W_key.bias has shape " + attn::shape_string(key.bias.shape()),
+               "d_out = " + std::to_string(d_out)),
+        kit_line(
+            "include/attn/self_attention.hpp",
+            R"line(if (bias && layer->bias.size() != d_out()) { throw shape_error(...); })line"));
 }
 
 TEST(SelfAttentionV2Test, ForwardRejectsInputsOfAnotherWidth) {
     const attn::SelfAttention_v2 sa_v2{layer("W_query"), layer("W_key"), layer("W_value")};
     const auto inputs = case_input<2>(notebook, "inputs");  // (T, d_in)
     const attn::Matrix narrower = xt::zeros<float>({inputs.shape(0), sa_v2.d_in() - 1});
-    EXPECT_THAT([&] { sa_v2(narrower); },
-                ThrowsMessage<attn::shape_error>(
-                    AllOf(HasSubstr("x has shape " + attn::shape_string(narrower.shape())),
-                          HasSubstr("must equal d_in = " + std::to_string(sa_v2.d_in())))));
+    ATTN_EXPECT_REJECTS(
+        sa_v2(inputs), sa_v2(narrower),
+        "x of d_in - 1 = " + std::to_string(narrower.shape(1)) + " columns", attn::shape_error,
+        all_of("x has shape " + attn::shape_string(narrower.shape()),
+               "must equal d_in = " + std::to_string(sa_v2.d_in())),
+        R"line(module_checks::require_tokens(function, x, "W_query.weight", W_query.weight, /*rows_are_d_in=*/false);)line");
 }
 
 TEST(SelfAttentionV2Test, ForwardRejectsNoTokens) {
     const attn::SelfAttention_v2 sa_v2{layer("W_query"), layer("W_key"), layer("W_value")};
+    const auto inputs = case_input<2>(notebook, "inputs");
     const attn::Matrix no_tokens = xt::zeros<float>({std::size_t{0}, sa_v2.d_in()});
-    EXPECT_THAT([&] { sa_v2(no_tokens); },
-                ThrowsMessage<attn::shape_error>(HasSubstr("x is empty")));
+    ATTN_EXPECT_REJECTS(
+        sa_v2(inputs), sa_v2(no_tokens),
+        "x with no tokens, shape " + attn::shape_string(no_tokens.shape()), attn::shape_error,
+        "x is empty",
+        R"line(module_checks::require_tokens(function, x, "W_query.weight", W_query.weight, /*rows_are_d_in=*/false);)line");
 }

@@ -10,17 +10,14 @@
 #include "attn/self_attention.hpp"
 #include "kit/testing.hpp"
 
-#include <gmock/gmock.h>
-
 #include <cstddef>
 #include <stdexcept>
 #include <vector>
 
+using attn::kit::all_of;
 using attn::kit::case_context;
 using attn::kit::case_input;
-using ::testing::AllOf;
-using ::testing::HasSubstr;
-using ::testing::ThrowsMessage;
+using attn::kit::kit_line;
 
 namespace {
 
@@ -64,6 +61,12 @@ attn::SelfAttention_v2 notebook_v2() {
             {case_input<2>(notebook, "W_value.weight"), {}}};
 }
 
+// The notebook's v1 before the transfer: the `to` of a transfer that must work.
+attn::SelfAttention_v1 notebook_v1() {
+    return {case_input<2>(notebook, "sa_v1.W_query"), case_input<2>(notebook, "sa_v1.W_key"),
+            case_input<2>(notebook, "sa_v1.W_value")};
+}
+
 }  // namespace
 
 TEST(TransferWeightsTest, RejectsAV1ForAnotherShapeAndLeavesItUnchanged) {
@@ -71,10 +74,13 @@ TEST(TransferWeightsTest, RejectsAV1ForAnotherShapeAndLeavesItUnchanged) {
     const std::vector<std::size_t> transposed{sa_v2.d_in(), sa_v2.d_out()};
     const attn::Matrix taller = xt::ones<float>({sa_v2.d_in() + 1, sa_v2.d_out()});
     attn::SelfAttention_v1 sa_v1{taller, taller, taller};  // built for another d_in
-    EXPECT_THAT([&] { attn::transfer_weights(sa_v2, sa_v1); },
-                ThrowsMessage<attn::shape_error>(
-                    AllOf(HasSubstr("W_query has shape " + attn::shape_string(taller.shape())),
-                          HasSubstr("transposed is " + attn::shape_string(transposed)))));
+    auto target = notebook_v1();
+    ATTN_EXPECT_REJECTS(
+        attn::transfer_weights(sa_v2, target), attn::transfer_weights(sa_v2, sa_v1),
+        "a v1 of shape " + attn::shape_string(taller.shape()) + " for d_in + 1", attn::shape_error,
+        all_of("W_query has shape " + attn::shape_string(taller.shape()),
+               "transposed is " + attn::shape_string(transposed)),
+        R"line(module_checks::require_transferable("transfer_weights", from, to);)line");
     EXPECT_EQ(sa_v1.W_query, taller);
 }
 
@@ -82,9 +88,13 @@ TEST(TransferWeightsTest, RejectsAV1ShapedLikeTheUntransposedWeights) {
     const auto sa_v2 = notebook_v2();
     const attn::Matrix& weight = sa_v2.W_query.weight;  // (d_out, d_in)
     attn::SelfAttention_v1 sa_v1{weight, weight, weight};
-    EXPECT_THAT([&] { attn::transfer_weights(sa_v2, sa_v1); },
-                ThrowsMessage<attn::shape_error>(
-                    HasSubstr("W_query has shape " + attn::shape_string(weight.shape()))));
+    auto target = notebook_v1();
+    ATTN_EXPECT_REJECTS(
+        attn::transfer_weights(sa_v2, target), attn::transfer_weights(sa_v2, sa_v1),
+        "a v1 of shape " + attn::shape_string(weight.shape()) +
+            " = (d_out, d_in), the v2's weights untransposed",
+        attn::shape_error, "W_query has shape " + attn::shape_string(weight.shape()),
+        R"line(module_checks::require_transferable("transfer_weights", from, to);)line");
 }
 
 TEST(TransferWeightsTest, RejectsAV2WithBiases) {
@@ -92,25 +102,32 @@ TEST(TransferWeightsTest, RejectsAV2WithBiases) {
     const attn::Vector bias = xt::zeros<float>({v2.d_out()});
     const attn::SelfAttention_v2 biased{
         {v2.W_query.weight, bias}, {v2.W_key.weight, bias}, {v2.W_value.weight, bias}};
-    attn::SelfAttention_v1 sa_v1{case_input<2>(notebook, "sa_v1.W_query"),
-                                 case_input<2>(notebook, "sa_v1.W_key"),
-                                 case_input<2>(notebook, "sa_v1.W_value")};
-    EXPECT_THAT([&] { attn::transfer_weights(biased, sa_v1); },
-                ThrowsMessage<std::invalid_argument>(HasSubstr("has biases (qkv_bias=True)")));
+    auto sa_v1 = notebook_v1();
+    auto target = notebook_v1();
+    ATTN_EXPECT_REJECTS(
+        attn::transfer_weights(v2, target), attn::transfer_weights(biased, sa_v1),
+        "a v2 with biases", std::invalid_argument, "has biases (qkv_bias=True)",
+        R"line(module_checks::require_transferable("transfer_weights", from, to);)line");
 }
 
 // Copied without the transpose, a (d_out, d_in) weight lands in v1 unnoticed (a Matrix
 // resizes on assignment); the v1's forward then names the slip.
 TEST(TransferWeightsTest, AWeightCopiedWithoutTheTransposeIsNamedByForward) {
     const auto v2 = notebook_v2();
-    attn::SelfAttention_v1 sa_v1{case_input<2>(notebook, "sa_v1.W_query"),
-                                 case_input<2>(notebook, "sa_v1.W_key"),
-                                 case_input<2>(notebook, "sa_v1.W_value")};
+    auto target = notebook_v1();  // transfer_weights must work before this test counts
+    auto sa_v1 = notebook_v1();
     sa_v1.W_query = v2.W_query.weight;  // (d_out, d_in): the slip
     sa_v1.W_key = v2.W_key.weight;
     sa_v1.W_value = v2.W_value.weight;
-    EXPECT_THAT([&] { sa_v1(case_input<2>("11_transfer_weights/forward_notebook", "inputs")); },
-                ThrowsMessage<attn::shape_error>(AllOf(
-                    HasSubstr("W_query has shape " + attn::shape_string(v2.W_query.weight.shape())),
-                    HasSubstr("goes into SelfAttention_v1 transposed"))));
+    const auto inputs = case_input<2>("11_transfer_weights/forward_notebook", "inputs");
+    ATTN_EXPECT_REJECTS(
+        attn::transfer_weights(v2, target), sa_v1(inputs),
+        "a v1 holding the v2's weights untransposed, " +
+            attn::shape_string(v2.W_query.weight.shape()),
+        attn::shape_error,
+        all_of("W_query has shape " + attn::shape_string(v2.W_query.weight.shape()),
+               "goes into SelfAttention_v1 transposed"),
+        kit_line(
+            "solutions/09_self_attention_v1.cpp (exercise 09's SelfAttention_v1::forward)",
+            R"line(module_checks::require_tokens(function, x, "W_query", W_query, /*rows_are_d_in=*/true);)line"));
 }

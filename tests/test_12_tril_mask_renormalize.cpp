@@ -6,13 +6,10 @@
 #include "attn/errors.hpp"
 #include "kit/testing.hpp"
 
-#include <gmock/gmock.h>
-
 #include <cstddef>
+#include <string>
 
 using attn::kit::case_input;
-using ::testing::HasSubstr;
-using ::testing::ThrowsMessage;
 
 ATTN_CASE(tril_mask) {
     const auto context_length = static_cast<std::size_t>(the_case.integer("context_length"));
@@ -30,23 +27,36 @@ ATTN_CASE(mask_and_renormalize) {
 }
 
 TEST(TrilMaskTest, RejectsZeroContextLength) {
-    EXPECT_THAT([] { attn::tril_mask(0); },
-                ThrowsMessage<attn::shape_error>(HasSubstr("context_length is 0")));
+    ATTN_EXPECT_REJECTS(
+        attn::tril_mask(6), attn::tril_mask(0), "context_length = 0", attn::shape_error,
+        "context_length is 0",
+        R"line(checks::require_positive("tril_mask", "context_length", context_length);)line");
 }
 
 TEST(MaskAndRenormalizeTest, RejectsWeightsThatAreNotSquare) {
     const auto weights = case_input<2>("12_tril_mask_renormalize/notebook", "weights");
     const attn::Matrix one_row_short = xt::view(weights, xt::range(1, weights.shape(0)), xt::all());
-    for (const auto& function : {attn::apply_tril_mask, attn::mask_and_renormalize}) {
-        EXPECT_THAT([&] { function(one_row_short); },
-                    ThrowsMessage<attn::shape_error>(HasSubstr("weights has shape (5, 6)")));
-    }
+    const std::string not_square =
+        "weights of shape " + attn::shape_string(one_row_short.shape()) + ", one row short";
+    ATTN_EXPECT_REJECTS(
+        attn::apply_tril_mask(weights), attn::apply_tril_mask(one_row_short), not_square,
+        attn::shape_error, "weights has shape (5, 6)",
+        R"line(checks::require_square("apply_tril_mask", "weights", weights);)line");
+    ATTN_EXPECT_REJECTS(
+        attn::mask_and_renormalize(weights), attn::mask_and_renormalize(one_row_short), not_square,
+        attn::shape_error, "weights has shape (5, 6)",
+        R"line(checks::require_square("mask_and_renormalize", "weights", weights);)line");
 }
 
 TEST(MaskAndRenormalizeTest, RejectsEmptyWeights) {
+    const auto weights = case_input<2>("12_tril_mask_renormalize/notebook", "weights");
     const attn::Matrix empty = xt::zeros<float>({std::size_t{0}, std::size_t{0}});
-    for (const auto& function : {attn::apply_tril_mask, attn::mask_and_renormalize}) {
-        EXPECT_THAT([&] { function(empty); },
-                    ThrowsMessage<attn::shape_error>(HasSubstr("weights is empty")));
-    }
+    ATTN_EXPECT_REJECTS(
+        attn::apply_tril_mask(weights), attn::apply_tril_mask(empty), "empty weights, shape (0, 0)",
+        attn::shape_error, "weights is empty",
+        R"line(checks::require_square("apply_tril_mask", "weights", weights);)line");
+    ATTN_EXPECT_REJECTS(
+        attn::mask_and_renormalize(weights), attn::mask_and_renormalize(empty),
+        "empty weights, shape (0, 0)", attn::shape_error, "weights is empty",
+        R"line(checks::require_square("mask_and_renormalize", "weights", weights);)line");
 }

@@ -8,14 +8,11 @@
 #include "attn/simple_attention.hpp"
 #include "kit/testing.hpp"
 
-#include <gmock/gmock.h>
-
 #include <cmath>
 #include <cstddef>
+#include <string>
 
 using attn::kit::case_input;
-using ::testing::HasSubstr;
-using ::testing::ThrowsMessage;
 
 ATTN_CASE(future_mask) {
     const auto context_length = static_cast<std::size_t>(the_case.integer("context_length"));
@@ -46,19 +43,29 @@ ATTN_CASE(two_ways) {
 TEST(CausalSoftmaxTest, RejectsScoresThatAreNotSquare) {
     const auto scores = case_input<2>("13_causal_softmax/notebook", "scores");
     const attn::Matrix one_row_short = xt::view(scores, xt::range(1, scores.shape(0)), xt::all());
-    EXPECT_THAT([&] { attn::mask_future(one_row_short); },
-                ThrowsMessage<attn::shape_error>(HasSubstr("scores has shape (5, 6)")));
-    EXPECT_THAT([&] { attn::causal_attention_weights(one_row_short, one_row_short.shape(1)); },
-                ThrowsMessage<attn::shape_error>(HasSubstr("scores has shape (5, 6)")));
+    const std::string not_square =
+        "scores of shape " + attn::shape_string(one_row_short.shape()) + ", one row short";
+    ATTN_EXPECT_REJECTS(attn::mask_future(scores), attn::mask_future(one_row_short), not_square,
+                        attn::shape_error, "scores has shape (5, 6)",
+                        R"line(checks::require_square("mask_future", "scores", scores);)line");
+    ATTN_EXPECT_REJECTS(
+        attn::causal_attention_weights(scores, scores.shape(1)),
+        attn::causal_attention_weights(one_row_short, one_row_short.shape(1)), not_square,
+        attn::shape_error, "scores has shape (5, 6)",
+        R"line(checks::require_square("causal_attention_weights", "scores", scores);)line");
 }
 
 TEST(CausalSoftmaxTest, RejectsZeroContextLength) {
-    EXPECT_THAT([] { attn::future_mask(0); },
-                ThrowsMessage<attn::shape_error>(HasSubstr("context_length is 0")));
+    ATTN_EXPECT_REJECTS(
+        attn::future_mask(6), attn::future_mask(0), "context_length = 0", attn::shape_error,
+        "context_length is 0",
+        R"line(checks::require_positive("future_mask", "context_length", context_length);)line");
 }
 
 TEST(CausalSoftmaxTest, RejectsZeroDk) {
     const auto scores = case_input<2>("13_causal_softmax/notebook", "scores");
-    EXPECT_THAT([&] { attn::causal_attention_weights(scores, 0); },
-                ThrowsMessage<attn::shape_error>(HasSubstr("d_k is 0")));
+    ATTN_EXPECT_REJECTS(
+        attn::causal_attention_weights(scores, 2), attn::causal_attention_weights(scores, 0),
+        "d_k = 0", attn::shape_error, "d_k is 0",
+        R"line(checks::require_positive("causal_attention_weights", "d_k", d_k);)line");
 }

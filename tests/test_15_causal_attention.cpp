@@ -7,7 +7,6 @@
 #include "attn/errors.hpp"
 #include "kit/testing.hpp"
 
-#include <gmock/gmock.h>
 #include <xtensor/xbuilder.hpp>
 #include <xtensor/xview.hpp>
 
@@ -15,8 +14,6 @@
 #include <string>
 
 using attn::kit::case_input;
-using ::testing::HasSubstr;
-using ::testing::ThrowsMessage;
 
 namespace {
 
@@ -82,47 +79,67 @@ attn::CausalAttention notebook_module(std::size_t context_length) {
 TEST(CausalAttentionTest, RejectsMoreTokensThanContextLength) {
     const auto x = case_input<3>("15_causal_attention/notebook", "x");  // T = 6
     const std::size_t T = x.shape(1);
-    EXPECT_THAT([&] { attn::causal_attention_forward(notebook_module(T - 1), x); },
-                ThrowsMessage<attn::shape_error>(
-                    HasSubstr("x has T = 6 tokens, more than the context_length = 5")));
+    ATTN_EXPECT_REJECTS(
+        attn::causal_attention_forward(notebook_module(T), x),
+        attn::causal_attention_forward(notebook_module(T - 1), x),
+        "x of T = " + std::to_string(T) +
+            " tokens, a module whose mask is for context_length = " + std::to_string(T - 1),
+        attn::shape_error, "x has T = 6 tokens, more than the context_length = 5",
+        R"line(if (x.shape(1) > module.context_length()) { throw shape_error(...); })line");
 }
 
 TEST(CausalAttentionTest, RejectsInputOfAnotherDIn) {
     const auto x = case_input<3>("15_causal_attention/notebook", "x");
     const std::size_t T = x.shape(1), d_in = x.shape(x.dimension() - 1);
     const attn::Tensor3 wider = xt::zeros<float>({x.shape(0), T, d_in + 1});
-    EXPECT_THAT([&] { attn::causal_attention_forward(notebook_module(T), wider); },
-                ThrowsMessage<attn::shape_error>(HasSubstr("must equal d_in of the weights = 3")));
+    ATTN_EXPECT_REJECTS(
+        attn::causal_attention_forward(notebook_module(T), x),
+        attn::causal_attention_forward(notebook_module(T), wider),
+        "x of d_in + 1 = " + std::to_string(d_in + 1) + " features", attn::shape_error,
+        "must equal d_in of the weights = 3",
+        R"line(checks::require_length("causal_attention_forward", "x", x, 2, module.W_query.weight.shape(1), "d_in of the weights");)line");
 }
 
 TEST(CausalAttentionTest, RejectsEmptyBatch) {
     const auto x = case_input<3>("15_causal_attention/notebook", "x");
     const std::size_t T = x.shape(1), d_in = x.shape(x.dimension() - 1);
     const attn::Tensor3 empty = xt::zeros<float>({std::size_t{0}, T, d_in});
-    EXPECT_THAT([&] { attn::causal_attention_forward(notebook_module(T), empty); },
-                ThrowsMessage<attn::shape_error>(HasSubstr("x is empty")));
+    ATTN_EXPECT_REJECTS(
+        attn::causal_attention_forward(notebook_module(T), x),
+        attn::causal_attention_forward(notebook_module(T), empty),
+        "an empty batch, shape " + attn::shape_string(empty.shape()), attn::shape_error,
+        "x is empty", R"line(checks::require_non_empty("causal_attention_forward", "x", x);)line");
 }
 
 TEST(CausalAttentionTest, RejectsWeightsOfDifferentShapes) {
     const attn::CausalAttention m = notebook_module(1);
     const attn::Matrix transposed = xt::transpose(m.W_key.weight);
-    EXPECT_THAT(
-        [&] {
-            attn::make_causal_attention(m.W_query, {transposed, {}}, m.W_value, 1);
-        },
-        ThrowsMessage<attn::shape_error>(HasSubstr("W_key.weight has shape (3, 2)")));
+    ATTN_EXPECT_REJECTS(
+        attn::make_causal_attention(m.W_query, m.W_key, m.W_value, 1),
+        attn::make_causal_attention(m.W_query, {transposed, {}}, m.W_value, 1),
+        "W_key.weight transposed, shape " + attn::shape_string(transposed.shape()),
+        attn::shape_error, "W_key.weight has shape (3, 2)",
+        R"line(checks::require_layer_like(function, "W_key", W_key, "W_query", W_query);)line");
 }
 
 TEST(CausalAttentionTest, RejectsBiasOfAnotherLength) {
     const attn::CausalAttention m = notebook_module(1);
     // A bias of length d_in = 3 where d_out = 2 belongs.
     const attn::Linear with_bias{m.W_value.weight, xt::ones<float>({m.W_value.weight.shape(1)})};
-    EXPECT_THAT([&] { attn::make_causal_attention(m.W_query, m.W_key, with_bias, 1); },
-                ThrowsMessage<attn::shape_error>(HasSubstr("W_value.bias has shape (3,)")));
+    ATTN_EXPECT_REJECTS(
+        attn::make_causal_attention(m.W_query, m.W_key, m.W_value, 1),
+        attn::make_causal_attention(m.W_query, m.W_key, with_bias, 1),
+        "a W_value.bias of length d_in = " + std::to_string(with_bias.bias.size()) +
+            " where d_out = " + std::to_string(m.W_value.weight.shape(0)) + " belongs",
+        attn::shape_error, "W_value.bias has shape (3,)",
+        R"line(checks::require_layer_like(function, "W_value", W_value, "W_query", W_query);)line");
 }
 
 TEST(CausalAttentionTest, RejectsZeroContextLength) {
     const attn::CausalAttention m = notebook_module(1);
-    EXPECT_THAT([&] { attn::make_causal_attention(m.W_query, m.W_key, m.W_value, 0); },
-                ThrowsMessage<attn::shape_error>(HasSubstr("context_length is 0")));
+    ATTN_EXPECT_REJECTS(
+        attn::make_causal_attention(m.W_query, m.W_key, m.W_value, 1),
+        attn::make_causal_attention(m.W_query, m.W_key, m.W_value, 0), "context_length = 0",
+        attn::shape_error, "context_length is 0",
+        R"line(checks::require_positive("make_causal_attention", "context_length", context_length);)line");
 }

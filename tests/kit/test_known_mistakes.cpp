@@ -168,8 +168,12 @@ TEST_P(KnownMistakesTest, IsJudgedAlikeInProcessAndByTheJudge) {
         EXPECT_EQ(by_judge.mistake, "") << "the judge named an ambiguous mistake";
     } else if (!wrong.mistake.empty()) {
         const auto& name = store.file(wrong.mistake).mistake_name;
-        EXPECT_THAT(in_process.message(), ::testing::HasSubstr("looks like: " + name))
-            << "the recorded mistake was rejected but not diagnosed by name";
+        // On the failure's first line, which `tools/kit check` shows on top and status shows
+        // alone: whatever the tensors' size, the student's first screen names the mistake.
+        const std::string message = in_process.message();
+        EXPECT_THAT(message.substr(0, message.find('\n')),
+                    ::testing::HasSubstr("looks like: " + name))
+            << "the recorded mistake was rejected but not named on the failure's first line";
         EXPECT_EQ(by_judge.mistake, name) << "the judge named another mistake";
     }
 }

@@ -16,15 +16,6 @@
 namespace attn::kit {
 namespace {
 
-// "attn::shape_error" rather than the mangled "N4attn11shape_errorE".
-std::string type_name(const std::exception& error) {
-    const char* mangled = typeid(error).name();
-    int status = 0;
-    const std::unique_ptr<char, void (*)(void*)> demangled(
-        abi::__cxa_demangle(mangled, nullptr, nullptr, &status), std::free);
-    return status == 0 && demangled ? demangled.get() : mangled;
-}
-
 bool is_identifier_char(char c) {
     return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
 }
@@ -42,6 +33,14 @@ std::size_t find_identifier(const std::string& text, const std::string& name, st
 }
 
 }  // namespace
+
+std::string type_name(const std::exception& error) {
+    const char* mangled = typeid(error).name();
+    int status = 0;
+    const std::unique_ptr<char, void (*)(void*)> demangled(
+        abi::__cxa_demangle(mangled, nullptr, nullptr, &status), std::free);
+    return status == 0 && demangled ? demangled.get() : mangled;
+}
 
 std::string arguments_of(const std::string& call, const std::vector<argument>& loaded) {
     const auto open = call.find('(');

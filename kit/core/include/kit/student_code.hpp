@@ -10,6 +10,7 @@
 // path: "index 6 is out of bounds for axis 0 (size 6)".
 #pragma once
 
+#include <exception>
 #include <functional>
 #include <string>
 #include <vector>
@@ -25,6 +26,9 @@ struct argument {
 // The arguments among `loaded` that `call` names, in the call's order:
 // "inputs (6, 3), weights (5,)" for "attn::context_vector(inputs, weights)"; "" if none.
 std::string arguments_of(const std::string& call, const std::vector<argument>& loaded);
+
+// The exception's type as the code names it: "attn::shape_error", not "N4attn11shape_errorE".
+std::string type_name(const std::exception& error);
 
 // An exception's what() as one readable line: xtensor's "<header>:438: check failed\n\t"
 // prefix dropped, its bounds message shortened, line breaks and tabs made spaces.
