@@ -73,8 +73,9 @@ TEST(ScaledAttentionTest, RejectsKeysOfAnotherLength) {
 
 TEST(ScaledAttentionTest, RejectsZeroKeyLength) {
     const auto scores = case_input<1>("07_scaled_attention/weights_seed42", "scores");
+    const std::size_t some_d_k = scores.size();  // any d_k > 0 is valid
     ATTN_EXPECT_REJECTS(
-        attn::scaled_attention_weights(scores, 2), attn::scaled_attention_weights(scores, 0),
+        attn::scaled_attention_weights(scores, some_d_k), attn::scaled_attention_weights(scores, 0),
         "d_k = 0", std::invalid_argument, "d_k is 0",
         R"line(if (d_k == 0) { throw std::invalid_argument("scaled_attention_weights: d_k is 0, ..."); })line");
     ATTN_EXPECT_REJECTS(

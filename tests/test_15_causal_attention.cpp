@@ -52,6 +52,19 @@ ATTN_CASE(causal_attention) {
     ATTN_RESULT("context", attn::causal_attention_forward(module_of(w, context_length), x));
 }
 
+// qkv_bias=True: every layer adds its bias (d_out,), W_query.bias, ... in the case folder.
+ATTN_CASE(causal_attention_bias) {
+    const auto x = the_case.input<3>("x");
+    const attn::Linear query{the_case.input<2>("W_query.weight"),
+                             the_case.input<1>("W_query.bias")};
+    const attn::Linear key{the_case.input<2>("W_key.weight"), the_case.input<1>("W_key.bias")};
+    const attn::Linear value{the_case.input<2>("W_value.weight"),
+                             the_case.input<1>("W_value.bias")};
+    const auto context_length = static_cast<std::size_t>(the_case.integer("context_length"));
+    ATTN_RESULT("context", attn::causal_attention_forward(
+                               attn::make_causal_attention(query, key, value, context_length), x));
+}
+
 // Two heads with different weights must attend differently (In [35], and the stale-weights
 // bug of the book's first CausalAttention).
 ATTN_CASE(two_heads) {

@@ -118,8 +118,7 @@ struct CausalAttention {
 CausalAttention make_causal_attention(Linear W_query, Linear W_key, Linear W_value,
                                       std::size_t context_length);
 
-// CausalAttention.forward (In [34]; 001's version softmaxed a stale global `masked` instead of
-// its own scores, a bug these goldens do not have). For every batch item b:
+// CausalAttention.forward (In [34]). For every batch item b:
 //   queries, keys, values = x[b] @ W.T for each layer            (T, d_out)
 //   scores = queries @ keys.T, with mask[:T, :T] entries set to -inf    (T, T)
 //   context[b] = softmax(scores / sqrt(d_out), dim=-1) @ values        (T, d_out)
@@ -128,6 +127,10 @@ CausalAttention make_causal_attention(Linear W_query, Linear W_key, Linear W_val
 // At seed 123 on the batch of two copies of the inputs (In [33], In [34]):
 //   [[[-0.4519,  0.2216], [-0.5874,  0.0058], [-0.6300, -0.0632], ...], (the same again)]
 // T > context_length, or x's d_in not the weights', throws attn::shape_error.
+// (One of the course's notebooks, 001, has a slip here: its forward applies softmax to a
+// variable `masked` left over from an earlier cell, not to the scores it just masked, so the
+// numbers it prints are not this forward's. The goldens come from the corrected code; if you
+// compare with that notebook's printout, expect a difference.)
 Tensor3 causal_attention_forward(const CausalAttention& module, const Tensor3& x);
 
 // The argument checks of this group, shared by its stubs and solutions.

@@ -178,6 +178,30 @@ TEST_P(KnownMistakesTest, IsJudgedAlikeInProcessAndByTheJudge) {
     }
 }
 
+// A name is a claim: no two mistakes a golden can name give the same tensor on its case (where
+// they do, tools/record keeps one, marked ambiguous, and the judge names neither).
+TEST(KnownMistakesTest, NoTwoNamedMistakesOfAGoldenGiveTheSameTensor) {
+    const golden_store& store = golden_store::instance();
+    for (const auto* entry : store.cases()) {
+        for (const auto& output : entry->expected) {
+            const expected_golden golden = store.expected(entry->file(output));
+            for (std::size_t i = 0; i < golden.mistakes.size(); ++i) {
+                for (std::size_t j = i + 1; j < golden.mistakes.size(); ++j) {
+                    const auto& first = golden.mistakes[i];
+                    const auto& second = golden.mistakes[j];
+                    if (first.ambiguous || second.ambiguous) continue;
+                    expected_golden as_second = golden;
+                    as_second.tensor = second.tensor;
+                    as_second.mistakes.clear();
+                    EXPECT_FALSE(attn::kit::compare(first.tensor, as_second).passed)
+                        << golden.path << ": '" << first.name << "' and '" << second.name
+                        << "' give the same tensor, and both would be named";
+                }
+            }
+        }
+    }
+}
+
 INSTANTIATE_TEST_SUITE_P(Goldens, KnownMistakesTest, ::testing::ValuesIn(all_wrong_answers()),
                          [](const auto& info) { return info.param.test_name; });
 

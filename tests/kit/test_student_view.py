@@ -144,12 +144,14 @@ class StudentViewTest(unittest.TestCase):
     def test_one_failure_per_screen_the_mistake_named_once(self):
         code, lines, text = self.output("03 always rows")
         self.assertEqual(code, 1)
-        self.assertIn("  ✓ softmax_naive   all 3 cases pass", lines)
-        self.assertIn("  ✗ softmax_matrix  3 of 8 cases fail", lines)
+        [naive] = [line for line in lines if line.startswith("  ✓ softmax_naive ")]
+        self.assertIn("cases pass", naive)
+        [matrix] = [line for line in lines if line.startswith("  ✗ softmax_matrix ")]
+        failing = int(matrix.split()[2])  # "✗ softmax_matrix  4 of 11 cases fail"
         headers = [line for line in lines if line.startswith("✗ softmax_matrix.")]
         self.assertEqual(len(headers), 1, text)
         [also] = [line for line in lines if line.startswith("  also for: ")]
-        self.assertEqual(len(also.split(", ")), 2, text)
+        self.assertEqual(len(also.split(", ")), failing - 1, text)
         before_verdict = lines[:-1]
         self.assertEqual(sum("looks like: softmax over the wrong axis" in line
                              for line in before_verdict), 1, text)
@@ -159,8 +161,9 @@ class StudentViewTest(unittest.TestCase):
         # The message itself is kit/core's (student_code.cpp, issue 8 item 7).
         code, lines, text = self.output("04 shape mismatch")
         self.assertEqual(code, 1)
-        self.assertIn("attn::context_vector(inputs, weights) threw std::runtime_error: "
-                      "\"Dot: shape mismatch.\" — called with inputs (6, 3), weights (6,)", text)
+        self.assertRegex(text, r"attn::context_vector\(inputs, weights\) threw "
+                               r"std::runtime_error: \"Dot: shape mismatch.\" — called with "
+                               r"inputs \((\d+), 3\), weights \(\1,\)")
 
     def test_status_names_the_mistake_without_mojibake(self):
         code, lines, text = self.output("status")

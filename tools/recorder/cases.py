@@ -24,7 +24,7 @@ import torch
 
 from . import hidden_key
 from .bounds import Tracked
-from .mistakes import loop_slips, placeholders
+from .mistakes import fixed_token_count, loop_slips, placeholders
 from .tolerance import distance
 
 FAR = 10.0   # a mistake is kept only this many tolerances from the answer and the others
@@ -54,15 +54,20 @@ class Kind:
     reduction: Callable    # arguments -> {output: length of the longest sum behind it}
     mistakes: Callable     # arguments -> [Mistake], the most likely first
     derive: Optional[Callable] = None  # result -> {output: value}; default {outputs[0]: result}
+    # The axes of `function`'s result that run over the tokens, as (part, axis, count): what
+    # one entry along it is called ("row"), the axis, and the notebook's number of tokens.
+    # A loop fixed to that count is a mistake of the kind (mistakes.fixed_token_count).
+    tokens: tuple = ()
 
     def outputs_of(self, result):
         return self.derive(result) if self.derive else {self.outputs[0]: result}
 
     def all_mistakes(self, arguments):
         """Every candidate, in the order that decides which name a merged mistake keeps:
-        placeholder answers, the kind's own families, then loop slips."""
+        placeholder answers, the kind's own families, then loop slips (a loop fixed to the
+        notebook's number of tokens last)."""
         return (placeholders(self.function, self.inputs) + list(self.mistakes(*arguments))
-                + loop_slips(self.function))
+                + loop_slips(self.function) + fixed_token_count(self.function, self.tokens))
 
 
 @dataclass
@@ -180,6 +185,7 @@ class Kept:
     mistake: object
     tensor: torch.Tensor
     also: list = field(default_factory=list)
+    ambiguous: bool = False  # another mistake gives this tensor here, under another name
 
 
 def named_both(kept, same):
@@ -189,7 +195,10 @@ def named_both(kept, same):
 
 def select_mistakes(where, answer, apart, candidates, notes):
     """The candidates [(mistake, wrong tensor)] a failing test can name, in order: each
-    >= FAR tolerances from the answer and from every other one (`apart(a, b)` measures)."""
+    >= FAR tolerances from the answer and from every other one (`apart(a, b)` measures).
+    Where two give the same tensor (within SAME), the first is kept with the other in its
+    `also`: named as both when either is `named_when_shared`, else `ambiguous` (the judge
+    names neither on this case; another case of the exercise, where they differ, does)."""
     kept = []
     for mistake, tensor in candidates:
         if apart(tensor, answer) < FAR:
@@ -202,6 +211,8 @@ def select_mistakes(where, answer, apart, candidates, notes):
             earlier.also.append(mistake.slug)
             if mistake.named_when_shared or earlier.mistake.named_when_shared:
                 earlier.mistake = named_both(earlier.mistake, mistake)
+            elif mistake.name != earlier.mistake.name:
+                earlier.ambiguous = True
         elif near:
             d, other = near[0]
             notes.append(f"note: {where}: dropped mistake '{mistake.slug}', {d:.1f} tolerances "
@@ -251,7 +262,8 @@ def record_case(case, recording):
             mistake_path = f"{case.key}/mistakes/{output}.{each.mistake.slug}.npy"
             recording.add(mistake_path, each.tensor, "mistake", **about, of=path,
                           name=each.mistake.name, hint=each.mistake.hint,
-                          family=each.mistake.family, also=each.also)
+                          family=each.mistake.family, also=each.also,
+                          **({"ambiguous": True} if each.ambiguous else {}))
             mistake_paths.append(mistake_path)
         recording.add(scale_path, scale, "scale", **about, of=path)
         recording.add(path, answer, "expected", **about, reduction=n, scale=scale_path,

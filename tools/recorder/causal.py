@@ -50,10 +50,10 @@ def journey_batch():
 
 
 def state_dict_of(module, prefix=""):
-    """A module's weights under its state_dict() keys, the mask buffer left out (the C++
-    module builds it from context_length)."""
+    """A module's weights (and biases, with qkv_bias=True) under its state_dict() keys, the
+    mask buffer left out (the C++ module builds it from context_length)."""
     return {prefix + key: value.detach().clone() for key, value in module.state_dict().items()
-            if key.endswith(".weight")}
+            if key.endswith((".weight", ".bias"))}
 
 
 # ---- the cells ---------------------------------------------------------------------------
@@ -133,15 +133,19 @@ def check_dropout_formula():
             raise AssertionError("nn.Dropout(0.0) is not the identity")
 
 
-def causal_attention_module(W_query, W_key, W_value, context_length):
+def causal_attention_module(W_query, W_key, W_value, context_length, biases=None):
     """ch03.ipynb In [34]'s CausalAttention (notebooks.CausalAttention, 001's stale-`masked`
-    bug corrected) with the given (d_out, d_in) weights, no bias, dropout 0."""
+    bug corrected) with the given (d_out, d_in) weights, dropout 0; no bias, or with
+    `biases` = (b_query, b_key, b_value) qkv_bias=True and those biases."""
     d_out, d_in = W_query.shape
-    module = notebooks.CausalAttention(d_in, d_out, int(context_length), 0.0)
+    module = notebooks.CausalAttention(d_in, d_out, int(context_length), 0.0,
+                                       qkv_bias=biases is not None)
     with torch.no_grad():
-        for layer, weight in ((module.W_query, W_query), (module.W_key, W_key),
-                              (module.W_value, W_value)):
+        for n, (layer, weight) in enumerate(((module.W_query, W_query), (module.W_key, W_key),
+                                             (module.W_value, W_value))):
             layer.weight.copy_(weight)
+            if biases is not None:
+                layer.bias.copy_(biases[n])
     return module
 
 
@@ -149,6 +153,15 @@ def causal_attention_forward(x, W_query, W_key, W_value, context_length):
     """ch03.ipynb In [34]: CausalAttention(...)(x) for x of shape (B, T, d_in)."""
     with torch.no_grad():
         return causal_attention_module(W_query, W_key, W_value, context_length)(x)
+
+
+def causal_attention_forward_bias(x, W_query, b_query, W_key, b_key, W_value, b_value,
+                                  context_length):
+    """ch03.ipynb In [34] with qkv_bias=True: the layers add their biases (state_dict()
+    order: W_query.weight, W_query.bias, W_key.weight, ...)."""
+    with torch.no_grad():
+        return causal_attention_module(W_query, W_key, W_value, context_length,
+                                       biases=(b_query, b_key, b_value))(x)
 
 
 def two_heads(x, q0, k0, v0, q1, k1, v1, context_length):
@@ -187,11 +200,13 @@ def renormalized_scale(weights):
     return masked / masked.sum(dim=-1, keepdim=True)
 
 
-def forward_scale(x, W_query, W_key, W_value):
-    """The Tracked result of the forward pass, batch item by batch item."""
+def forward_scale(x, W_query, W_key, W_value, biases=(None, None, None)):
+    """The Tracked result of the forward pass, batch item by batch item; `biases`: the
+    layers' (Tracked) biases, or None each."""
     contexts = []
     for b in range(x.shape[0]):
-        queries, keys, values = (x[b] @ W.T for W in (W_query, W_key, W_value))
+        queries, keys, values = (x[b] @ W.T if bias is None else x[b] @ W.T + bias
+                                 for W, bias in zip((W_query, W_key, W_value), biases))
         weights = causal_softmax_scale(queries @ keys.T, keys.shape[-1])
         contexts.append(weights @ values)
     return stack(contexts)

@@ -87,6 +87,35 @@ def loop_slips(right):
     ]
 
 
+def _filled_up_to(right, axis, count):
+    """`right`'s result with the entries from `count` on along `axis` left at 0; None unless
+    that axis is longer than `count` (shorter, a loop to `count` reads past the inputs: the
+    Debug build throws)."""
+    def wrong(*args):
+        result = right(*args).clone()
+        if result.dim() <= axis or result.shape[axis] <= count:
+            return None
+        result.narrow(axis, count, result.shape[axis] - count).zero_()
+        return result
+    return wrong
+
+
+def fixed_token_count(right, tokens):
+    """A loop over the tokens fixed to the notebook's count (`for (i = 0; i < 6; ++i)`):
+    `tokens` lists (part, axis, count): the axes of `right`'s result that run over the tokens
+    ("row", 0, 6), what one entry along it is called, and the number of tokens in the
+    notebook's example. With count + 1 tokens it gives the last_unfilled slip's result (a
+    failing test names both); with more, the two differ."""
+    return [Mistake(f"first_{count}_{part}s_only",
+                    f"loop fixed to the notebook's {count} tokens ({part}s from {count} on "
+                    f"never filled)",
+                    f"take the number of tokens from the input's shape, never from the "
+                    f"notebook's example of {count}: every {part} from {count} on still holds "
+                    f"its initial 0.", _filled_up_to(right, axis, count),
+                    family="fixed_token_count", named_when_shared=True)
+            for part, axis, count in tokens]
+
+
 def for_every_row(mistake, row_arguments, row_length):
     """The matrix form of a one-row mistake: row i of the result is `mistake` called with
     row_arguments(inputs, i). None unless every row has row_length(inputs) entries."""
@@ -262,7 +291,19 @@ def softmax_families(dim, rank, expected_naive=False):
     return [stability, wrong_axis, *formula, *per_axis]
 
 
+def first_tokens_only(count):
+    """weights @ inputs over the notebook's `count` tokens only; None unless T > count."""
+    def wrong(inputs, weights):
+        return weights[:count] @ inputs[:count] if inputs.shape[0] > count else None
+    return Mistake(f"first_{count}_tokens_only",
+                   f"summed over the notebook's {count} tokens only (loop fixed to {count})",
+                   f"loop over every token: take T from the input's shape, never from the "
+                   f"notebook's example of {count} tokens.", wrong, family="fixed_token_count",
+                   named_when_shared=True)
+
+
 # context_vector(inputs, weights) -> (d_in,): sum over i of weights[i] * inputs[i].
+# weighted_sum_families(count): the same, for a notebook with `count` tokens.
 WEIGHTED_SUM = [
     Mistake("unweighted_sum", "added the inputs without their weights",
             "scale row i by weights[i] before adding it.",
@@ -295,3 +336,8 @@ WEIGHTED_SUM = [
             "xtensor (an axis of length 1 broadcasts), so i = 1 adds row 0 a second time.",
             lambda inputs, weights: 2 * weights @ inputs if inputs.shape[0] == 1 else None),
 ]
+
+
+def weighted_sum_families(count=6):
+    """WEIGHTED_SUM and its loop fixed to the notebook's `count` tokens."""
+    return [*WEIGHTED_SUM, first_tokens_only(count)]

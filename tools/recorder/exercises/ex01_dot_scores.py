@@ -14,6 +14,7 @@ DOT_SCORES = Kind(
     scale=lambda inputs, query: inputs @ query,
     reduction=lambda inputs, query: {"scores": inputs.shape[1]},
     mistakes=lambda inputs, query: DOT_PRODUCT,
+    tokens=(("score", 0, 6),),
 )
 
 
@@ -50,3 +51,9 @@ def record(exercise):
                    seed=102)
     exercise.drawn("cancelling", DOT_SCORES, seeded + " of size ~300 whose products cancel",
                    cancelling, seed=103)
+    # The notebook's shape with other values: a table of the notebook's answers keyed on
+    # the shape fails; nine tokens: a loop fixed to the notebook's 6 leaves three scores 0.
+    exercise.drawn("notebook_shape", DOT_SCORES, seeded + " of the notebook's shape (6, 3)",
+                   query_and_inputs((6, (2, 12)), (3, (2, 8))), seed=104)
+    exercise.drawn("nine_tokens", DOT_SCORES, seeded + ", nine tokens",
+                   query_and_inputs((9, (8, 16)), (3, (2, 8))), seed=105)

@@ -27,6 +27,9 @@ SUM_NORMALISATION = [
     Mistake("by_norm", "divided by the L2 norm",
             "weights must add up to 1: divide by the plain sum, not sqrt(sum of squares).",
             lambda scores: scores / scores.norm()),
+    Mistake("by_abs_sum", "divided by the sum of |x|",
+            "divide by the plain sum of the scores, signs and all: sum(|x|) equals it only "
+            "while every score is positive.", lambda scores: scores / scores.abs().sum()),
     Mistake("times_sum", "multiplied by the sum instead of dividing",
             "weights[i] = scores[i] / total: divide by the sum.",
             lambda scores: scores * scores.sum()),
@@ -52,12 +55,23 @@ NORMALIZE_BY_SUM = Kind(
     reduction=lambda scores: dict.fromkeys(("weights", "weights_sum"), scores.shape[0]),
     mistakes=lambda scores: SUM_NORMALISATION,
     derive=weights_and_sum,
+    tokens=(("weight", 0, 6),),
 )
 
 
 def positive_scores(length):
     """make(draw): scores drawn from [0.1, 2]; `length` is (public size, hidden range)."""
     return lambda draw: {"scores": draw.uniform(0.1, 2.0, draw.size(*length))}
+
+
+def mixed_scores(length):
+    """make(draw): scores of both signs drawn from [-1, 2], shifted up where needed so that
+    their mean is at least 0.3 (the sum is kept away from 0); `length` is (public size,
+    hidden range)."""
+    def make(draw):
+        scores = draw.uniform(-1.0, 2.0, draw.size(*length))
+        return {"scores": scores + max(0.0, 0.3 - float(scores.mean()))}
+    return make
 
 
 @recorder("02")
@@ -70,3 +84,11 @@ def record(exercise):
                    seed=201)
     exercise.drawn("one_score", NORMALIZE_BY_SUM, seeded, positive_scores((1, (1, 1))),
                    seed=202)
+    # The notebook's shape with other values, of both signs (the notebook's scores are all
+    # positive, where dividing by the sum of |x| goes unseen); nine scores: a loop fixed to
+    # the notebook's 6 leaves three weights 0.
+    exercise.drawn("mixed_signs", NORMALIZE_BY_SUM,
+                   "ch03.ipynb In [5] on seeded scores of both signs, the notebook's shape (6,)",
+                   mixed_scores((6, (2, 12))), seed=203)
+    exercise.drawn("nine_scores", NORMALIZE_BY_SUM, seeded + ", nine of them",
+                   positive_scores((9, (8, 16))), seed=204)

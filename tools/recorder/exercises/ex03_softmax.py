@@ -19,6 +19,7 @@ SOFTMAX_NAIVE = Kind(
     scale=lambda x: x.exp() / x.exp().sum(),
     reduction=lambda x: {"weights": x.shape[0]},
     mistakes=lambda x: softmax_families(0, 1, expected_naive=True),
+    tokens=(("weight", 0, 6),),
 )
 
 SOFTMAX = Kind(
@@ -28,6 +29,7 @@ SOFTMAX = Kind(
     reduction=lambda x: dict.fromkeys(("weights", "weights_sum"), x.shape[0]),
     mistakes=lambda x: softmax_families(0, 1),
     derive=weights_and_sum,
+    tokens=(("weight", 0, 6),),
 )
 
 SOFTMAX_MATRIX = Kind(
@@ -36,6 +38,7 @@ SOFTMAX_MATRIX = Kind(
     scale=lambda scores, dim: scores.softmax(dim),
     reduction=lambda scores, dim: {"weights": scores.shape[dim]},
     mistakes=lambda scores, dim: softmax_families(dim, 2),
+    tokens=(("row", 0, 6), ("column", 1, 6)),
 )
 
 
@@ -96,6 +99,13 @@ def record(exercise):
                    large_logits)
     exercise.drawn("naive_odd_length", SOFTMAX_NAIVE, naive + " of seeded randn * 3",
                    logits((7, (2, 12)), 3.0), seed=301)
+    # Every notebook shape again with other values (a table of the notebook's answers keyed
+    # on the shape fails), and nine logits (a loop fixed to the notebook's 6 leaves three 0).
+    exercise.drawn("naive_notebook_shape", SOFTMAX_NAIVE,
+                   naive + " of seeded randn * 3, the notebook's length 6",
+                   logits((6, (2, 12)), 3.0), seed=308)
+    exercise.drawn("naive_nine_logits", SOFTMAX_NAIVE, naive + " of nine seeded randn * 3",
+                   logits((9, (8, 16)), 3.0), seed=309)
 
     stable = "ch03.ipynb In [7] (torch.softmax)"
     exercise.notebook("notebook_journey", SOFTMAX, stable, x=scores_2)
@@ -107,6 +117,8 @@ def record(exercise):
                    logits((1, (1, 1)), 3.0), seed=303)
     exercise.drawn("spread_logits", SOFTMAX, stable + " of seeded logits in [-60, 60]",
                    spread_logits, seed=304)
+    exercise.drawn("notebook_shape", SOFTMAX, stable + " of seeded randn * 3, length 6",
+                   logits((6, (2, 12)), 3.0), seed=310)
 
     rows = "ch03.ipynb In [11] (torch.softmax of the scores along dim)"
     columns = "12_1_Self_Attention.ipynb softmax_cols as torch.softmax(scores, dim)"
@@ -122,3 +134,10 @@ def record(exercise):
                    matrix((5, (2, 12)), (7, (2, 12)), 0), seed=306)
     exercise.drawn("one_row", SOFTMAX_MATRIX, rows + ", one seeded row",
                    matrix((1, (1, 1)), (5, (2, 12)), -1), seed=307)
+    exercise.drawn("rows_notebook_shape", SOFTMAX_MATRIX, rows + ", seeded randn * 4 (6, 6)",
+                   matrix((6, (2, 12)), (6, (2, 12)), -1), seed=311)
+    exercise.drawn("cols_notebook_shape", SOFTMAX_MATRIX,
+                   columns + ", seeded randn * 4 (6, 6)",
+                   matrix((6, (2, 12)), (6, (2, 12)), 0), seed=312)
+    exercise.drawn("rows_nine_by_eight", SOFTMAX_MATRIX, rows + ", seeded randn * 4 (9, 8)",
+                   matrix((9, (8, 16)), (8, (8, 16)), -1), seed=313)

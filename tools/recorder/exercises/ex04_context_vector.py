@@ -12,7 +12,7 @@ import torch
 
 from .. import notebooks
 from ..cases import Kind, recorder
-from ..mistakes import WEIGHTED_SUM, Mistake
+from ..mistakes import WEIGHTED_SUM, Mistake, weighted_sum_families
 
 
 def softmax_weights(inputs, query_index):
@@ -49,6 +49,21 @@ def own_row_only(inputs, query_index):
     return softmax_weights(inputs, query_index)[query_index] * inputs[query_index]
 
 
+def first_tokens_only(count):
+    """Every loop over the tokens fixed to the notebook's `count`: the context vector of the
+    first `count` tokens alone; None unless T > count > query_index."""
+    def wrong(inputs, query_index):
+        if inputs.shape[0] <= count or query_index >= count:
+            return None
+        return notebooks.context_vector_for_query(inputs[:count], query_index)
+    return Mistake(f"first_{count}_tokens_only",
+                   f"scored, softmaxed and summed the notebook's {count} tokens only (loops "
+                   f"fixed to {count})",
+                   f"loop over every token: take T from inputs.shape(0), never from the "
+                   f"notebook's example of {count} tokens.", wrong, family="fixed_token_count",
+                   named_when_shared=True)
+
+
 def after_softmax(mistake):
     """A weighted-sum mistake made after the correct softmax weights (In [7])."""
     return replace(mistake, wrong=lambda inputs, query_index: mistake.wrong(
@@ -79,6 +94,7 @@ FOR_QUERY = [
             "the context vector adds weights[i] * inputs[i] for EVERY token i, not only "
             "i = query_index.", own_row_only),
     *(after_softmax(mistake) for mistake in WEIGHTED_SUM),
+    first_tokens_only(6),
 ]
 
 CONTEXT_VECTOR = Kind(
@@ -86,7 +102,7 @@ CONTEXT_VECTOR = Kind(
     function=notebooks.context_vector_of,
     scale=lambda inputs, weights: weights @ inputs,
     reduction=lambda inputs, weights: {"context": inputs.shape[0]},
-    mistakes=lambda inputs, weights: WEIGHTED_SUM,
+    mistakes=lambda inputs, weights: weighted_sum_families(6),
 )
 
 CONTEXT_VECTOR_FOR_QUERY = Kind(
@@ -141,3 +157,16 @@ def record(exercise):
                    inputs_and_query((7, (2, 12)), (5, (2, 8)), 4), seed=403)
     exercise.drawn("for_query_last_token", CONTEXT_VECTOR_FOR_QUERY, seeded + ", last token",
                    inputs_and_query((5, (2, 12)), (3, (2, 8)), "last"), seed=404)
+
+    # Every notebook shape again with other values (a table of the notebook's answers keyed
+    # on the shape fails), and nine tokens (a loop fixed to the notebook's 6 drops three).
+    exercise.drawn("notebook_shape", CONTEXT_VECTOR, weighted + ", the notebook's shape (6, 3)",
+                   inputs_and_weights((6, (2, 12)), (3, (2, 8))), seed=405)
+    exercise.drawn("nine_tokens", CONTEXT_VECTOR, weighted + ", nine tokens",
+                   inputs_and_weights((9, (8, 16)), (3, (2, 8))), seed=406)
+    exercise.drawn("for_query_notebook_shape", CONTEXT_VECTOR_FOR_QUERY,
+                   seeded + " of the notebook's shape (6, 3), query 1",
+                   inputs_and_query((6, (2, 12)), (3, (2, 8)), 1), seed=407)
+    exercise.drawn("for_query_nine_tokens", CONTEXT_VECTOR_FOR_QUERY,
+                   seeded + ", nine tokens, query 2",
+                   inputs_and_query((9, (8, 16)), (3, (2, 8)), 2), seed=408)

@@ -52,6 +52,16 @@ ALL_PAIRS = [
 ]
 
 
+def first_tokens_only(inputs, count=6):
+    """Every loop over the tokens fixed to the notebook's `count`: the first `count` rows are
+    the context vectors of the first `count` tokens alone, the rest 0; None unless T > count."""
+    if inputs.shape[0] <= count:
+        return None
+    result = torch.zeros_like(inputs)
+    result[:count] = notebooks.all_context_vectors(inputs[:count])
+    return result
+
+
 def weights_then_context(weights_of):
     """weights_of(scores) @ inputs, the scores being inputs @ inputs.T."""
     return lambda inputs: weights_of(gram(inputs)) @ inputs
@@ -60,7 +70,12 @@ def weights_then_context(weights_of):
 ALL_CONTEXT = [
     # row i is exercise 04's context vector of query i, so its mistakes apply row by row.
     *(for_every_row(mistake, lambda inputs, i: (inputs, i), lambda inputs: inputs.shape[1])
-      for mistake in FOR_QUERY),
+      for mistake in FOR_QUERY if mistake.family != "fixed_token_count"),
+    Mistake("first_6_tokens_only", "scored, softmaxed and summed the notebook's 6 tokens only "
+            "(loops fixed to 6; rows from 6 on never filled)",
+            "loop over every token: take T from inputs.shape(0), never from the notebook's "
+            "example of 6 tokens.", first_tokens_only, family="fixed_token_count",
+            named_when_shared=True),
     Mistake("column_softmax", "softmax over the columns (dim=0)",
             "each ROW of the weights must sum to 1: softmax(scores, -1), then weights @ inputs.",
             weights_then_context(lambda scores: torch.softmax(scores, dim=0))),
@@ -84,7 +99,7 @@ ATTENTION_SCORES_LOOPS, ATTENTION_SCORES_MATMUL = (
     Kind(name=name, inputs=("inputs",), outputs=("scores",), function=function,
          scale=lambda inputs: inputs @ inputs.T,
          reduction=lambda inputs: {"scores": inputs.shape[1]},
-         mistakes=lambda inputs: ALL_PAIRS)
+         mistakes=lambda inputs: ALL_PAIRS, tokens=(("row", 0, 6), ("column", 1, 6)))
     for name, function in (("attention_scores_loops", notebooks.all_attention_scores),
                            ("attention_scores_matmul", gram)))
 
@@ -94,6 +109,7 @@ ALL_CONTEXT_VECTORS = Kind(
     scale=lambda inputs: (inputs @ inputs.T).softmax(-1) @ inputs,
     reduction=lambda inputs: {"context": max(inputs.shape)},
     mistakes=lambda inputs: ALL_CONTEXT,
+    tokens=(("row", 0, 6),),
 )
 
 
@@ -115,6 +131,13 @@ def record(exercise):
                        random_inputs((7, (2, 12)), (5, (2, 8))), seed=501)
         exercise.drawn(prefix + "one_token", kind, seeded,
                        random_inputs((1, (1, 1)), (4, (2, 8))), seed=502)
+        # The notebook's shape with other values: a table of its answers keyed on the shape
+        # fails.
+        exercise.drawn(prefix + "notebook_shape", kind, seeded + " of the notebook's shape (6, 3)",
+                       random_inputs((6, (2, 12)), (3, (2, 8))), seed=504)
         if kind is not ALL_CONTEXT_VECTORS:
             exercise.drawn(prefix + "cancelling", kind, seeded + " of size ~300",
                            random_inputs((33, (20, 40)), (5, (2, 8)), spread=300.0), seed=503)
+        else:  # nine tokens: a loop fixed to the notebook's 6 leaves three rows 0
+            exercise.drawn("nine_tokens", kind, seeded + ", nine tokens",
+                           random_inputs((9, (8, 16)), (3, (2, 8))), seed=505)

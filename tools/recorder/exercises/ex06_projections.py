@@ -95,6 +95,7 @@ PROJECT_ROWS = Kind(
     scale=lambda inputs, W: inputs @ W,
     reduction=lambda inputs, W: {"projections": W.shape[0]},
     mistakes=lambda inputs, W: ROWS,
+    tokens=(("row", 0, 6),),
 )
 
 PROJECT_COLUMNS = Kind(
@@ -103,25 +104,32 @@ PROJECT_COLUMNS = Kind(
     scale=lambda W, X, b: W @ X + b,
     reduction=lambda W, X, b: {"projections": W.shape[1] + 1},
     mistakes=lambda W, X, b: COLUMNS,
+    tokens=(("column", 1, 3),),  # 12_1_Self_Attention.ipynb has N = 3 tokens
 )
 
 
-def token_and_weight(d_in, d_out, square=False):
-    """make(draw): a randn token (d_in,) and torch.rand weight (d_in, d_out) as in
-    001 In [12]; sizes are (public size, hidden range); `square`: d_out = d_in."""
+def weight(draw, n_in, n_out, signed):
+    """A torch.rand weight (d_in, d_out) as in 001 In [12], or with `signed` a randn one
+    (the notebook's weights are all positive)."""
+    return draw.randn(n_in, n_out) if signed else draw.uniform(0.0, 1.0, n_in, n_out)
+
+
+def token_and_weight(d_in, d_out, square=False, signed=False):
+    """make(draw): a randn token (d_in,) and a weight (d_in, d_out) (see weight()); sizes are
+    (public size, hidden range); `square`: d_out = d_in."""
     def make(draw):
         n_in = draw.size(*d_in)
         n_out = n_in if square else draw.size(*d_out)
-        return {"x": draw.randn(n_in), "W": draw.uniform(0.0, 1.0, n_in, n_out)}
+        return {"x": draw.randn(n_in), "W": weight(draw, n_in, n_out, signed)}
     return make
 
 
-def inputs_and_weight(tokens, d_in, d_out, square=False):
-    """make(draw): randn inputs (T, d_in) and a torch.rand weight (d_in, d_out)."""
+def inputs_and_weight(tokens, d_in, d_out, square=False, signed=False):
+    """make(draw): randn inputs (T, d_in) and a weight (d_in, d_out) (see weight())."""
     def make(draw):
         T, n_in = draw.size(*tokens), draw.size(*d_in)
         n_out = n_in if square else draw.size(*d_out)
-        return {"inputs": draw.randn(T, n_in), "W": draw.uniform(0.0, 1.0, n_in, n_out)}
+        return {"inputs": draw.randn(T, n_in), "W": weight(draw, n_in, n_out, signed)}
     return make
 
 
@@ -160,6 +168,18 @@ def record(exercise):
                    inputs_and_weight((7, (2, 12)), (5, (2, 8)), (3, (1, 8))), seed=603)
     exercise.drawn("rows_square", PROJECT_ROWS, seeded + ", d_in = d_out",
                    inputs_and_weight((5, (2, 12)), (4, (2, 8)), None, square=True), seed=604)
+    # The notebook's shapes with other values, the weights of both signs (a table of the
+    # notebook's answers keyed on the shape fails); nine tokens: a loop fixed to the
+    # notebook's 6 leaves three rows 0.
+    exercise.drawn("token_notebook_shape", PROJECT_TOKEN,
+                   ROW_CELL + " on a seeded randn token and weight, the notebook's shapes",
+                   token_and_weight((3, (2, 8)), (2, (1, 8)), signed=True), seed=607)
+    exercise.drawn("rows_notebook_shape", PROJECT_ROWS,
+                   ROW_CELL + " on seeded randn inputs and weight, the notebook's shapes",
+                   inputs_and_weight((6, (2, 12)), (3, (2, 8)), (2, (1, 8)), signed=True),
+                   seed=608)
+    exercise.drawn("rows_nine_tokens", PROJECT_ROWS, seeded + ", nine tokens",
+                   inputs_and_weight((9, (8, 16)), (3, (2, 8)), (2, (1, 8))), seed=609)
 
     steps = trainable.ColumnSteps()
     p = steps.p
@@ -176,3 +196,9 @@ def record(exercise):
                    column_data((3, (1, 8)), (5, (2, 8)), (7, (2, 12))), seed=605)
     exercise.drawn("columns_square", PROJECT_COLUMNS, seeded + ", d_out = D",
                    column_data(None, (4, (2, 8)), (6, (2, 12)), square=True), seed=606)
+    exercise.drawn("columns_notebook_shape", PROJECT_COLUMNS,
+                   seeded + ", the notebook's shapes (X of 3 tokens)",
+                   column_data(None, (4, (2, 8)), (3, (2, 12)), square=True), seed=610)
+    exercise.drawn("columns_one_token_notebook_shape", PROJECT_COLUMNS,
+                   seeded + ", the notebook's shapes (one token x_n)",
+                   column_data(None, (4, (2, 8)), (1, (1, 1)), square=True), seed=611)

@@ -19,7 +19,7 @@ import torch
 
 from .. import trainable
 from ..cases import Kind, recorder
-from ..mistakes import DOT_PRODUCT, WEIGHTED_SUM, Mistake, softmax_families
+from ..mistakes import DOT_PRODUCT, Mistake, softmax_families, weighted_sum_families
 
 SQRT_HINT = (
     "divide the scores by sqrt(d_k) before softmax. A dot product of two d_k-dimensional "
@@ -69,7 +69,7 @@ WEIGHTS = [
 
 # weighted_values(weights, values) -> (d_v,): weights @ values; ex04's weighted-sum slips.
 CONTEXT = [replace(mistake, wrong=(lambda m: lambda weights, values: m.wrong(values, weights))(
-    mistake)) for mistake in WEIGHTED_SUM]
+    mistake)) for mistake in weighted_sum_families(6)]
 
 ATTENTION_SCORES = Kind(
     name="attention_scores", inputs=("query", "keys"), outputs=("scores",),
@@ -77,6 +77,7 @@ ATTENTION_SCORES = Kind(
     scale=lambda query, keys: query @ keys.T,
     reduction=lambda query, keys: {"scores": keys.shape[1]},
     mistakes=lambda query, keys: SCORES,
+    tokens=(("score", 0, 6),),
 )
 
 SCALED_ATTENTION_WEIGHTS = Kind(
@@ -85,6 +86,7 @@ SCALED_ATTENTION_WEIGHTS = Kind(
     scale=lambda scores, d_k: (scores / math.sqrt(d_k)).softmax(0),
     reduction=lambda scores, d_k: {"weights": scores.shape[0]},
     mistakes=lambda scores, d_k: WEIGHTS,
+    tokens=(("weight", 0, 6),),
 )
 
 WEIGHTED_VALUES = Kind(
@@ -136,7 +138,8 @@ def column_vector(result, rows):
 # weighted_values_column(weights, values) -> (d_v, 1); ex04's weighted-sum slips.
 COLUMN_CONTEXT = [
     replace(mistake, wrong=(lambda m: lambda weights, values: column_vector(
-        m.wrong(values.T, weights), values.shape[0]))(mistake)) for mistake in WEIGHTED_SUM
+        m.wrong(values.T, weights), values.shape[0]))(mistake))
+    for mistake in weighted_sum_families(3)  # 12_1_Self_Attention.ipynb has N = 3 tokens
 ]
 
 
@@ -181,6 +184,13 @@ COLUMN_QUERY = [
     Mistake("unweighted_sum", "added the values without their weights",
             "scale value column m by the attention weight of key m before adding it.",
             lambda queries, keys, values, n: values.sum(dim=1, keepdim=True)),
+    Mistake("first_3_tokens_only", "attended to the notebook's 3 tokens only (loops fixed "
+            "to 3)", "loop m over every key column: take N from keys.shape(1), never from the "
+            "notebook's example of 3 tokens.",
+            lambda queries, keys, values, n: column_attention(
+                queries[:, :3], keys[:, :3], values[:, :3], n)
+            if keys.shape[1] > 3 and n < 3 else None, family="fixed_token_count",
+            named_when_shared=True),
 ]
 
 
@@ -196,6 +206,7 @@ SCALED_SCORES_COLUMN = Kind(
     reduction=lambda keys, query: {"scores": keys.shape[0], "weights": max(keys.shape)},
     mistakes=lambda keys, query: COLUMN_SCORES,
     derive=lambda scores: {"scores": scores, "weights": naive_weights(scores)},
+    tokens=(("score", 0, 3),),  # 12_1_Self_Attention.ipynb has N = 3 tokens
 )
 
 WEIGHTED_VALUES_COLUMN = Kind(
@@ -298,6 +309,24 @@ def record(exercise):
     exercise.drawn("context_odd_shape", WEIGHTED_VALUES,
                    "ch03.ipynb In [22] on seeded softmax weights and randn values",
                    weights_and_values((7, (2, 12)), (3, (1, 8))), seed=704)
+    # The notebook's shapes with other values (a table of its answers keyed on the shape
+    # fails), and nine tokens (a loop fixed to the notebook's 6 leaves three entries out).
+    exercise.drawn("scores_notebook_shape", ATTENTION_SCORES,
+                   "ch03.ipynb In [20] on a seeded randn query and keys, the notebook's shapes",
+                   query_and_keys((6, (1, 12)), (2, (1, 8))), seed=708)
+    exercise.drawn("scores_nine_tokens", ATTENTION_SCORES,
+                   "ch03.ipynb In [20] on a seeded randn query and nine keys",
+                   query_and_keys((9, (8, 16)), (2, (1, 8))), seed=709)
+    exercise.drawn("weights_notebook_shape", SCALED_ATTENTION_WEIGHTS,
+                   "ch03.ipynb In [21] on the scores of seeded randn vectors, the notebook's "
+                   "shape (6,) and d_k = 2",
+                   scores_of_random_vectors((6, (2, 12)), (2, (1, 16))), seed=710)
+    exercise.drawn("context_notebook_shape", WEIGHTED_VALUES,
+                   "ch03.ipynb In [22] on seeded softmax weights and randn values, the "
+                   "notebook's shapes", weights_and_values((6, (2, 12)), (2, (1, 8))), seed=711)
+    exercise.drawn("context_nine_tokens", WEIGHTED_VALUES,
+                   "ch03.ipynb In [22] on seeded softmax weights and randn values, nine tokens",
+                   weights_and_values((9, (8, 16)), (2, (1, 8))), seed=712)
 
     steps = trainable.ColumnSteps()
     udl = "12_1_Self_Attention.ipynb Exercise {} (PyTorch, seeds 3 and 0)"
@@ -320,3 +349,17 @@ def record(exercise):
     exercise.drawn("column_query_odd_shape", SELF_ATTENTION_COLUMN_QUERY,
                    udl.format(6) + " on seeded randn queries, keys and values",
                    column_projections((5, (2, 12)), (3, (1, 8)), (4, (1, 8)), 2), seed=707)
+    exercise.drawn("column_scores_notebook_shape", SCALED_SCORES_COLUMN,
+                   udl.format("2 and 4") + " on seeded randn keys and query, the notebook's "
+                   "shapes", keys_and_query((3, (1, 12)), (4, (1, 8))), seed=713)
+    exercise.drawn("column_scores_six_tokens", SCALED_SCORES_COLUMN,
+                   udl.format("2 and 4") + " on seeded randn keys and query, six tokens",
+                   keys_and_query((6, (5, 12)), (4, (1, 8))), seed=716)
+    exercise.drawn("column_values_notebook_shape", WEIGHTED_VALUES_COLUMN,
+                   udl.format(5) + " on seeded softmax weights and randn values, the "
+                   "notebook's shapes",
+                   weights_and_values((3, (2, 12)), (4, (1, 8)), column=True), seed=714)
+    exercise.drawn("column_query_notebook_shape", SELF_ATTENTION_COLUMN_QUERY,
+                   udl.format(6) + " on seeded randn queries, keys and values, the "
+                   "notebook's shapes",
+                   column_projections((3, (2, 12)), (4, (1, 8)), (4, (1, 8)), 1), seed=715)

@@ -83,6 +83,16 @@ FULL = [
     Mistake("row_softmax", "softmax over the rows instead of the columns",
             "in the column convention each COLUMN of the weights belongs to one query and "
             "sums to 1: softmax_cols, i.e. softmax(scores, 0).", slip(dim=1)),
+    # The row convention's formula softmax(Q K^T) V, followed in the column convention:
+    # queries.T @ keys, softmax_cols, then values @ weights.T. The two transposes make it a
+    # row softmax of the right scores, on every input: a failing test names both.
+    Mistake("row_convention_formula",
+            "computed queries.T @ keys and multiplied the values by the transposed weights "
+            "(the row convention's softmax(Q K^T) V)",
+            "in the column convention the scores are keys.T @ queries and X_prime = values @ "
+            "weights: column n of both belongs to query n. queries.T @ keys and weights.T "
+            "together amount to a softmax over the rows.",
+            slip(scores_transposed=True, weights_transposed=True), named_when_shared=True),
     Mistake("weights_transposed", "multiplied the values by the transposed weights",
             "X_prime = values @ weights: column n of the weights mixes the value columns "
             "into output column n.", slip(weights_transposed=True)),
@@ -121,6 +131,7 @@ ATTENTION_WEIGHTS_COLUMNS = Kind(
     scale=weights_scale,
     reduction=lambda queries, keys: {"weights": max(keys.shape)},
     mistakes=lambda queries, keys: WEIGHTS,
+    tokens=(("row", 0, 3), ("column", 1, 3)),  # the notebook has N = 3 tokens
 )
 
 SELF_ATTENTION_COLUMNS = Kind(
@@ -131,6 +142,7 @@ SELF_ATTENTION_COLUMNS = Kind(
     reduction=lambda X, W_v, W_q, W_k, b_v, b_q, b_k: {
         "X_prime": max(X.shape[0] + 1, W_k.shape[0], X.shape[1])},
     mistakes=lambda *args: FULL,
+    tokens=(("column", 1, 3),),
 )
 
 
@@ -181,3 +193,12 @@ def record(exercise):
     exercise.drawn("one_token", SELF_ATTENTION_COLUMNS,
                    udl + " on one seeded randn token: its only weight is 1, X_prime = values",
                    parameters((4, (2, 8)), (3, (1, 8)), (2, (1, 8)), (1, (1, 1))), seed=804)
+    # The notebook's shapes with other values: a table of its answers keyed on the shape
+    # fails.
+    exercise.drawn("weights_notebook_shape", ATTENTION_WEIGHTS_COLUMNS,
+                   udl + " on seeded randn queries and keys, the notebook's shapes",
+                   queries_and_keys((3, (1, 12)), (4, (1, 8))), seed=805)
+    exercise.drawn("notebook_shape", SELF_ATTENTION_COLUMNS,
+                   udl + " on seeded randn X and parameters, the notebook's shapes",
+                   parameters((4, (2, 8)), (4, (1, 8)), None, (3, (1, 12)), same_heads=True),
+                   seed=806)

@@ -21,6 +21,7 @@ SELF_ATTENTION_V1 = Kind(
     scale=modules.v1_scale,
     reduction=lambda inputs, W_query, *_: modules.reduction(inputs, W_query),
     mistakes=lambda *arguments: modules.V1_MISTAKES,
+    tokens=(("row", 0, 6),),
 )
 
 # The tensors the seeds print, at their printed decimals.
@@ -32,11 +33,15 @@ PRINTED = {
 }
 
 
-def drawn_v1_case(tokens, d_in, d_out):
-    """make(draw): randn inputs (T, d_in) and v1 parameters drawn like torch.rand."""
+def drawn_v1_case(tokens, d_in, d_out, signed=False):
+    """make(draw): randn inputs (T, d_in) and v1 parameters drawn like torch.rand, or with
+    `signed` from randn * 0.5 (the notebook's are all positive)."""
     def make(draw):
         T, d_i, d_o = draw.size(*tokens), draw.size(*d_in), draw.size(*d_out)
-        return {"inputs": draw.randn(T, d_i), **modules.drawn_v1(draw, d_i, d_o)}
+        inputs = draw.randn(T, d_i)
+        parameters = ({key: draw.randn(d_i, d_o) * 0.5 for key in modules.V1_KEYS} if signed
+                      else modules.drawn_v1(draw, d_i, d_o))
+        return {"inputs": inputs, **parameters}
     return make
 
 
@@ -57,3 +62,11 @@ def record(exercise):
                    drawn_v1_case((7, (2, 9)), (3, (1, 8)), (16, (9, 24))), seed=902)
     exercise.drawn("one_token", SELF_ATTENTION_V1, seeded,
                    drawn_v1_case((1, (1, 1)), (3, (1, 8)), (2, (1, 8))), seed=903)
+    # The notebook's shapes with other values (a table of its answers keyed on the shape
+    # fails), and nine tokens (a loop fixed to the notebook's 6 leaves three rows 0).
+    exercise.drawn("notebook_shape", SELF_ATTENTION_V1,
+                   "ch03.ipynb In [23] on seeded randn inputs and weights (both signs), the "
+                   "notebook's shapes",
+                   drawn_v1_case((6, (2, 9)), (3, (1, 8)), (2, (1, 8)), signed=True), seed=904)
+    exercise.drawn("nine_tokens", SELF_ATTENTION_V1, seeded + ", nine tokens",
+                   drawn_v1_case((9, (8, 16)), (3, (1, 8)), (2, (1, 8))), seed=905)

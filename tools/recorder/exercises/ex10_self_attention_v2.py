@@ -24,7 +24,7 @@ SELF_ATTENTION_V2, SELF_ATTENTION_V2_BIAS = (
          function=modules.v2_forward,
          scale=modules.v2_scale,
          reduction=lambda inputs, weight, *_: modules.reduction(inputs, weight),
-         mistakes=lambda *arguments, mistakes=mistakes: mistakes)
+         mistakes=lambda *arguments, mistakes=mistakes: mistakes, tokens=(("row", 0, 6),))
     for name, keys, mistakes in (
         ("self_attention_v2", modules.V2_KEYS, modules.V2_MISTAKES),
         ("self_attention_v2_bias", modules.V2_BIAS_KEYS, modules.V2_BIAS_MISTAKES)))
@@ -77,3 +77,14 @@ def record(exercise):
                    biased + " on seeded randn inputs, d_in = d_out",
                    drawn_v2_case((6, (2, 9)), (4, (2, 8)), None, qkv_bias=True, square=True),
                    seed=1004)
+
+    # The notebook's shapes with other values (a table of its answers keyed on the shape
+    # fails), and nine tokens (a loop fixed to the notebook's 6 leaves three rows 0).
+    exercise.drawn("notebook_shape", SELF_ATTENTION_V2, seeded + ", the notebook's shapes",
+                   drawn_v2_case((6, (2, 9)), (3, (1, 8)), (2, (1, 8))), seed=1005)
+    exercise.drawn("nine_tokens", SELF_ATTENTION_V2, seeded + ", nine tokens",
+                   drawn_v2_case((9, (8, 16)), (3, (1, 8)), (2, (1, 8))), seed=1006)
+    exercise.drawn("bias_notebook_shape", SELF_ATTENTION_V2_BIAS,
+                   biased + " on seeded randn inputs, the notebook's shapes",
+                   drawn_v2_case((6, (2, 9)), (3, (1, 8)), (2, (1, 8)), qkv_bias=True),
+                   seed=1007)

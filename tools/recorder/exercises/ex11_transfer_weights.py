@@ -48,6 +48,7 @@ TRANSFERRED_FORWARD = Kind(
     scale=lambda inputs, *parameters: modules.v2_scale(inputs, *parameters[:3]),
     reduction=lambda inputs, weight, *_: modules.reduction(inputs, weight),
     mistakes=lambda *arguments: modules.TRANSFERRED_FORWARD_MISTAKES,
+    tokens=(("row", 0, 6),),
 )
 
 
@@ -89,7 +90,14 @@ def record(exercise):
     seeded = "exercise-solutions.ipynb In [5] on seeded weights"
     for name, make, seed in (
             ("odd_shape", drawn_pair((5, (2, 9)), (5, (1, 8)), (3, (1, 8))), 1101),
-            ("square", drawn_pair((6, (2, 9)), (3, (2, 8)), None, square=True), 1102)):
+            ("square", drawn_pair((6, (2, 9)), (3, (2, 8)), None, square=True), 1102),
+            # the notebook's shapes with other values: a table of its answers keyed on the
+            # shape fails
+            ("notebook_shape", drawn_pair((6, (2, 9)), (3, (1, 8)), (2, (1, 8))), 1103)):
         exercise.drawn(name, TRANSFER_WEIGHTS, seeded, without_inputs(make), seed=seed)
         exercise.drawn("forward_" + name, TRANSFERRED_FORWARD, seeded + " and randn inputs",
                        make, seed=seed)
+    # nine tokens: a loop fixed to the notebook's 6 leaves three rows 0
+    exercise.drawn("forward_nine_tokens", TRANSFERRED_FORWARD,
+                   seeded + " and randn inputs, nine tokens",
+                   drawn_pair((9, (8, 16)), (3, (1, 8)), (2, (1, 8))), seed=1104)

@@ -14,7 +14,20 @@ from ..bounds import Tracked
 from ..cases import Kind, recorder
 from ..mistakes import Mistake
 
+TRIU_NAME = "mask kept the upper triangle (triu instead of tril)"
+TRIU_HINT = ("row i is query token i: keep the keys j <= i, the lower triangle and the "
+             "diagonal (torch.tril, xt::tril), and zero the ones after it; triu keeps the "
+             "future instead.")
+
+
+def triu(mistaken):
+    """The triu slip in one of the kinds (one family): `mistaken` computes it."""
+    return Mistake("triu", TRIU_NAME, TRIU_HINT, mistaken, family="triu_mask")
+
+
 MASKS = [
+    # For a mask of ones triu is tril transposed: the loop slip `transposed` joins it.
+    triu(lambda T: torch.triu(torch.ones(T, T))),
     Mistake("strict_lower", "left the diagonal out (j < i instead of j <= i)",
             "a token may attend to itself: keep row i's entries j <= i, the diagonal included "
             "(torch.tril keeps it).", lambda T: torch.tril(torch.ones(T, T), diagonal=-1)),
@@ -37,9 +50,7 @@ def masked_with(mask_of):
 
 
 APPLY = [
-    Mistake("kept_future", "kept the future and zeroed the past (triu)",
-            "row i is query token i: keep the keys j <= i (the lower triangle, torch.tril) and "
-            "zero the ones after it.", masked_with(lambda T: torch.triu(torch.ones(T, T)))),
+    triu(masked_with(lambda T: torch.triu(torch.ones(T, T)))),
     Mistake("diagonal_zeroed", "zeroed the diagonal too (kept j < i only)",
             "a token attends to itself: keep j <= i.",
             masked_with(lambda T: torch.tril(torch.ones(T, T), diagonal=-1))),
@@ -84,10 +95,12 @@ RENORMALIZE = [
             "the rows of softmax weights already sum to 1, so dividing before the mask does "
             "nothing: mask first, then divide by the new row sums.",
             lambda weights: causal.apply_tril_mask(weights / weights.sum(dim=-1, keepdim=True))),
-    Mistake("kept_future", "kept the future and zeroed the past (triu)",
-            "keep the keys j <= i (torch.tril): row i may only look at tokens up to i.",
-            lambda weights: (lambda m: m / m.sum(dim=-1, keepdim=True))(
-                weights * torch.triu(torch.ones(weights.shape)))),
+    triu(lambda weights: (lambda m: m / m.sum(dim=-1, keepdim=True))(
+        weights * torch.triu(torch.ones(weights.shape)))),
+    Mistake("abs_row_sums", "divided by the row sums of |x|",
+            "divide every row by its plain sum, signs and all: the sum of |x| equals it only "
+            "while the row has no negative entry.",
+            renormalized_with(lambda masked: masked.abs().sum(dim=-1, keepdim=True))),
 ]
 
 TRIL_MASK = Kind(
@@ -96,6 +109,7 @@ TRIL_MASK = Kind(
     scale=lambda T: Tracked.exact(torch.tril(torch.ones(T, T))),
     reduction=lambda T: {"mask": 1},
     mistakes=lambda T: MASKS,
+    tokens=(("row", 0, 6), ("column", 1, 6)),
 )
 
 APPLY_TRIL_MASK = Kind(
@@ -104,6 +118,7 @@ APPLY_TRIL_MASK = Kind(
     scale=lambda weights: weights * torch.tril(torch.ones(weights.shape, dtype=torch.float64)),
     reduction=lambda weights: {"masked": 1},
     mistakes=lambda weights: APPLY,
+    tokens=(("row", 0, 6), ("column", 1, 6)),
 )
 
 MASK_AND_RENORMALIZE = Kind(
@@ -112,6 +127,7 @@ MASK_AND_RENORMALIZE = Kind(
     scale=causal.renormalized_scale,
     reduction=lambda weights: {"normalized": weights.shape[0]},
     mistakes=lambda weights: RENORMALIZE,
+    tokens=(("row", 0, 6), ("column", 1, 6)),
 )
 
 
@@ -130,6 +146,19 @@ def positive_rows(tokens):
     def make(draw):
         T = draw.size(*tokens)
         return {"weights": draw.uniform(0.1, 2.0, T, T)}
+    return make
+
+
+def mixed_rows(tokens):
+    """make(draw): weights of both signs drawn from [-1, 1], with each diagonal entry set to
+    0.5 + the sum of |x| before it in its row, so that every masked row sums to at least 0.5
+    (its sum is no near-zero divisor)."""
+    def make(draw):
+        T = draw.size(*tokens)
+        weights = draw.uniform(-1.0, 1.0, T, T)
+        lower = torch.tril(weights, diagonal=-1).abs().sum(dim=-1)
+        weights[torch.arange(T), torch.arange(T)] = 0.5 + lower
+        return {"weights": weights}
     return make
 
 
@@ -165,3 +194,12 @@ def record(exercise):
         exercise.drawn(f"{prefix}unnormalized_rows", kind,
                        f"ch03.ipynb {cell} on seeded weights in [0.1, 2]",
                        positive_rows((5, (2, 12))), seed=1202 if prefix else 1204)
+        # The notebook's shape with other values (a table of its answers keyed on the shape
+        # fails); nine tokens of both signs (the notebook's weights are all positive, where
+        # dividing by the sum of |x| goes unseen; a loop fixed to the notebook's 6 tokens
+        # leaves three rows 0).
+        exercise.drawn(f"{prefix}notebook_shape", kind, seeded + ", the notebook's shape (6, 6)",
+                       softmax_rows((6, (2, 12))), seed=1205 if prefix else 1207)
+        exercise.drawn(f"{prefix}mixed_signs", kind,
+                       f"ch03.ipynb {cell} on nine seeded rows of both signs",
+                       mixed_rows((9, (8, 16))), seed=1206 if prefix else 1208)

@@ -69,6 +69,12 @@ CAUSAL_WEIGHTS = [
     Mistake("masked_after_softmax", "masked after softmax without renormalising",
             "zeroing weights after softmax leaves rows that no longer sum to 1: put -inf into "
             "the SCORES, then softmax.", masked_after_softmax),
+    Mistake("filled_after_softmax", "filled -inf into the weights after softmax",
+            "masked_fill belongs to the SCORES, before softmax: exp(-inf) = 0 then gives the "
+            "future weight 0 and each row still sums to 1. Filled afterwards, the future shows "
+            "-inf and the past keeps weights computed with the future.",
+            lambda scores, d_k: causal.mask_future(torch.softmax(scores / math.sqrt(d_k),
+                                                                 dim=-1))),
     Mistake("no_mask", "no causal mask (plain scaled softmax)",
             "mask the future first: scores above the diagonal (j > i) become -inf.",
             weights_with(lambda scores: scores)),
@@ -122,6 +128,7 @@ FUTURE_MASK = Kind(
     scale=lambda T: Tracked.exact(causal.future_mask(T)),
     reduction=lambda T: {"mask": 1},
     mistakes=lambda T: FUTURE_MASKS,
+    tokens=(("row", 0, 6), ("column", 1, 6)),
 )
 
 MASK_FUTURE_KIND = Kind(
@@ -130,6 +137,7 @@ MASK_FUTURE_KIND = Kind(
     scale=mask_future_scale,
     reduction=lambda scores: {"masked": 1},
     mistakes=lambda scores: MASK_FUTURE,
+    tokens=(("row", 0, 6), ("column", 1, 6)),
 )
 
 CAUSAL_ATTENTION_WEIGHTS = Kind(
@@ -138,6 +146,7 @@ CAUSAL_ATTENTION_WEIGHTS = Kind(
     scale=causal.causal_softmax_scale,
     reduction=lambda scores, d_k: {"weights": scores.shape[0]},
     mistakes=lambda scores, d_k: CAUSAL_WEIGHTS,
+    tokens=(("row", 0, 6), ("column", 1, 6)),
 )
 
 TWO_WAYS = Kind(
@@ -146,6 +155,7 @@ TWO_WAYS = Kind(
     scale=two_ways_scale,
     reduction=lambda scores, d_k: {"difference": scores.shape[0]},
     mistakes=lambda scores, d_k: [minus_long_way(m) for m in CAUSAL_WEIGHTS],
+    tokens=(("row", 0, 6), ("column", 1, 6)),
 )
 
 
@@ -193,11 +203,22 @@ def record(exercise):
         base = {"mask_": 1301, "": 1311, "two_ways_": 1321}[prefix]
         make = scores_and_d_k((7, (2, 12)), (4, (1, 16)))
         if kind is MASK_FUTURE_KIND:
-            exercise.drawn(f"{prefix}odd_shape", kind, seeded,
-                           lambda draw: {"scores": make(draw)["scores"]}, seed=base)
+            for name, sizes, seed in (("odd_shape", (7, (2, 12)), base),
+                                      ("notebook_shape", (6, (2, 12)), base + 3),
+                                      ("nine_tokens", (9, (8, 16)), base + 4)):
+                exercise.drawn(f"{prefix}{name}", kind, seeded + (
+                    "" if name == "odd_shape" else f" ({name.replace('_', ' ')})"),
+                    (lambda sized: lambda draw: {"scores": sized(draw)["scores"]})(
+                        scores_and_d_k(sizes, (4, (1, 16)))), seed=seed)
             continue
         exercise.drawn(f"{prefix}odd_shape", kind, seeded + ", d_k = 4", make, seed=base)
         exercise.drawn(f"{prefix}large_scores", kind, seeded + " of size ~30, d_k = 9",
                        scores_and_d_k((5, (2, 12)), (9, (1, 64)), spread=30.0), seed=base + 1)
         exercise.drawn(f"{prefix}one_token", kind, seeded + ", one token",
                        scores_and_d_k((1, (1, 1)), (3, (1, 16))), seed=base + 2)
+        # The notebook's shape with other values (a table of its answers keyed on the shape
+        # fails), and nine tokens (a loop fixed to the notebook's 6 leaves three rows 0).
+        exercise.drawn(f"{prefix}notebook_shape", kind, seeded + " (6, 6), d_k = 2",
+                       scores_and_d_k((6, (2, 12)), (2, (1, 16))), seed=base + 3)
+        exercise.drawn(f"{prefix}nine_tokens", kind, seeded + ", nine tokens, d_k = 4",
+                       scores_and_d_k((9, (8, 16)), (4, (1, 16))), seed=base + 4)

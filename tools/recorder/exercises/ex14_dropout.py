@@ -52,6 +52,7 @@ DROPOUT_KIND = Kind(
                                         else x * (keep / (1 - p))),
     reduction=lambda x, keep, p, training: {"dropped": 1},
     mistakes=lambda x, keep, p, training: DROPOUT,
+    tokens=(("row", 0, 6), ("column", 1, 6)),  # the notebook drops from 6 x 6 matrices
 )
 
 
@@ -95,3 +96,9 @@ def record(exercise):
                    case(randn((5, (1, 12)), (7, (1, 12))), 0.5, training=0), seed=1405)
     exercise.drawn("p_one", DROPOUT_KIND, seeded + ", p = 1: everything dropped",
                    case(randn((4, (1, 12)), (3, (1, 12))), 1.0), seed=1406)
+    # The notebook's shape with other values (a table of its answers keyed on the shape
+    # fails), and 9 x 8 (a loop fixed to the notebook's 6 leaves rows and columns 0).
+    exercise.drawn("notebook_shape", DROPOUT_KIND, seeded + ", p = 0.5, the notebook's (6, 6)",
+                   case(randn((6, (1, 12)), (6, (1, 12))), 0.5), seed=1407)
+    exercise.drawn("nine_by_eight", DROPOUT_KIND, seeded + ", p = 0.2, 9 x 8",
+                   case(randn((9, (8, 16)), (8, (8, 16))), 0.2), seed=1408)
