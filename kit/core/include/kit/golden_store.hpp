@@ -53,7 +53,7 @@ struct golden_file {
     // (tools/record's "ambiguous"): a result equal to it is not named here; another case of the
     // exercise, where they differ, names it.
     bool mistake_ambiguous = false;
-    std::string repr;                   // print_sample: PyTorch's repr() of the tensor
+    std::string repr;  // print_sample: PyTorch's repr() of the tensor
 };
 
 // One case: `path` is "<exercise folder>/<case name>", e.g. "01_dot_scores/notebook_journey".
