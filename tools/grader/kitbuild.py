@@ -64,6 +64,35 @@ def kit_commit(kit: Path) -> str:
                      f"{COMMIT_FILE}: there is no pristine kit to grade against")
 
 
+def extract_head(kit: Path, head: str, folder: Path) -> None:
+    folder.mkdir(parents=True)
+    archive = subprocess.run(["git", "-C", str(kit), "archive", "--format=tar", head],
+                             check=True, capture_output=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
+
+
+def sync_tree(fresh: Path, target: Path) -> None:
+    """Makes `target` hold exactly `fresh`'s files, rewriting only those whose bytes differ
+    (the others keep their times, so ninja sees them unchanged)."""
+    wanted = {path.relative_to(fresh) for path in fresh.rglob("*")}
+    for path in sorted(target.rglob("*"), reverse=True):  # the deepest first
+        relative = path.relative_to(target)
+        stale = relative not in wanted or path.is_symlink() or \
+            path.is_dir() != (fresh / relative).is_dir()
+        if stale:
+            shutil.rmtree(path) if path.is_dir() and not path.is_symlink() else path.unlink()
+    for relative in sorted(wanted):
+        new, old = fresh / relative, target / relative
+        if new.is_dir() and not new.is_symlink():
+            old.mkdir(exist_ok=True)
+        elif new.is_symlink():
+            old.symlink_to(os.readlink(new))
+        elif not old.is_file() or old.read_bytes() != new.read_bytes():
+            old.unlink(missing_ok=True)
+            shutil.copy2(new, old)
+            os.utime(old)  # newer than what was built from the old version
+
+
 def export_head(kit: Path, source: Path) -> str:
     """Writes the files of the kit's HEAD commit to `source`; returns the commit."""
     versioned = (kit / ".git").exists()
@@ -71,14 +100,18 @@ def export_head(kit: Path, source: Path) -> str:
     stamp = source / ".grader-head"
     if stamp.is_file() and stamp.read_text().strip() == head:
         return head
-    if source.exists():
-        shutil.rmtree(source)
-    if versioned:
-        source.mkdir(parents=True)
-        archive = subprocess.run(["git", "-C", str(kit), "archive", "--format=tar", head],
-                                 check=True, capture_output=True).stdout
-        subprocess.run(["tar", "-x", "-C", str(source)], input=archive, check=True)
+    if versioned and source.is_dir():
+        # Only the files that changed are written again: the build then recompiles what the
+        # new commit changed, not everything (tools/kit test keeps one export across commits).
+        fresh = source.with_name(source.name + ".new")
+        shutil.rmtree(fresh, ignore_errors=True)
+        extract_head(kit, head, fresh)
+        sync_tree(fresh, source)
+        shutil.rmtree(fresh)
+    elif versioned:
+        extract_head(kit, head, source)
     else:
+        shutil.rmtree(source, ignore_errors=True)
         shutil.copytree(kit, source, symlinks=True, ignore=lambda folder, names: [
             name for name in names if Path(folder) == kit and
             (name in ("build", ".kit", "autograder") or name.startswith("build-"))])
