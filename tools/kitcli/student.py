@@ -161,12 +161,13 @@ def sanitizer_verdict(kit: Kit, ex: dict, selection: list, why: str) -> list | N
 def failure_key(case) -> str:
     """Failures alike: the same named mistake, or texts that differ only in the case's
     folder, the dim it passes, and, for a call that threw, the arguments it was called with
-    (the same throw on every shape)."""
+    (the same throw on every shape); a stub's argument checks fail as its value cases do."""
     named = progress.mistake_named(case.failure)
     if named:
         return "mistake: " + re.sub(r"dim=-?\d+", "dim=…", named)
     key = re.sub(r"dim=-?\d+", "dim=…", re.sub(r"\b\d\d_\w+/[\w.-]+/", "…/",
                                                  case.explanation))
+    key = re.sub(r"; its argument checks are tested once it returns a value$", "", key)
     return re.sub(r"( threw .*) — called with .*", r"\1", key)
 
 
