@@ -8,7 +8,8 @@ For every exercise: the solutions track, run as a runner (`test_exNN_solutions
 case; the exercises track, when the build compiled the untouched stub (DIR: the build's
 ATTN_EXERCISES_DIR), fails every case, each verdict naming the stub file; and with
 --mistakes, every recorded mistake, put in a result folder where a runner would write it,
-fails with its own name (one judge run per round: minutes; test_known_mistakes judges them
+fails with its own name, or with none where it is "ambiguous" (another mistake gives the same
+tensor on that case) (one judge run per round: minutes; test_known_mistakes judges them
 in-process). Run by ctest as kit.runner_and_judge (and kit.runner_and_judge_mistakes, label
 "full") on reference_data/ (standard library only); CI runs it with --mistakes on a hidden
 case set too (`tools/record --out DIR`).
@@ -106,8 +107,9 @@ def check_mistakes(bin_dir, exercise, scratch):
                 expected = f"{path}/{output}.npy"
                 mistakes = files[expected].get("mistakes", [])
                 chosen = mistakes[round_number] if round_number < len(mistakes) else expected
-                if chosen != expected:
-                    wanted[(path, output)] = files[chosen]["name"]
+                if chosen != expected:  # an ambiguous mistake must be named by none
+                    wanted[(path, output)] = ("" if files[chosen].get("ambiguous")
+                                              else files[chosen]["name"])
                 target = results / path / f"{output}.npy"
                 target.parent.mkdir(parents=True, exist_ok=True)
                 shutil.copyfile(CASES / chosen, target)
@@ -118,7 +120,7 @@ def check_mistakes(bin_dir, exercise, scratch):
                 name = wanted.get((verdict["case"], output["name"]))
                 if name is None:
                     continue
-                if output["passed"] or output["mistake"] != name:
+                if output["passed"] or output["mistake"] != name:  # "" for an ambiguous one
                     problems.append(f"mistake {name!r} on {verdict['case']} {output['name']}: "
                                     f"judged {'passed' if output['passed'] else output['mistake']!r}")
                 if shows_expected(output):

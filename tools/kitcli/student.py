@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime
 import os
 import re
+from collections import Counter
 import subprocess
 import time
 from dataclasses import dataclass
@@ -190,6 +191,14 @@ def failure_screen(failed: list, everything: bool = False) -> list:
     hint), the cases failing alike named after it ("also for"), then one line per other kind
     of failure, its cases with it. `everything`: each kind of failure in full."""
     groups = group_failures(failed)
+    # The mistake most failing cases are named by is the one shown in full: on some cases
+    # (a symmetric input) two mistakes give the same tensor, and neither is named there.
+    names = [progress.mistake_named(case.failure) for case, also in groups
+             for _ in range(1 + len(also))]
+    counted = Counter(re.sub(r"dim=-?\d+", "dim=…", name) for name in names if name)
+    if counted:
+        most = counted.most_common(1)[0][0]
+        groups.sort(key=lambda group: failure_key(group[0]) != "mistake: " + most)
     lines = []
     for number, (case, also) in enumerate(groups):
         if number and not everything:
