@@ -184,6 +184,26 @@ def grading_kit_folder(kit: Kit) -> Path:
     return outside
 
 
+def prepare_grading_kit(kit: Kit) -> Path | None:
+    """The pristine kit of HEAD that tools/grade grades with (--kit-build), built or brought up
+    to date (only what a new commit changed is rebuilt); None, having said why, if it does not
+    build."""
+    tools = str(kit.root / "tools")
+    if tools not in sys.path:
+        sys.path.insert(0, tools)
+    from grader import kitbuild  # noqa: E402  (tools/ is the package root of both)
+
+    kit_dir = grading_kit_folder(kit)
+    kit_dir.mkdir(parents=True, exist_ok=True)
+    os.chmod(kit_dir, 0o711)
+    try:
+        kitbuild.prepare(kit_dir, kitbuild.catalogue()["exercises"], os.cpu_count() or 2)
+    except kitbuild.BuildError as error:
+        say(f"  {error}")
+        return None
+    return kit_dir
+
+
 def grade_synthetic_class(kit: Kit, full: bool) -> bool:
     """tests/grading/make_class.py, tools/grade, expected.py --check, as root in the sandbox,
     then tests/grading/leftovers.py: nothing of a sandbox uid left anywhere, the kit's export
@@ -213,13 +233,8 @@ def grade_synthetic_class(kit: Kit, full: bool) -> bool:
                "uid": f"no namespaces here ({namespaces_problem()}); graded "
                       "--without-namespaces"}[mode]
         say(f"  NOT RUN ({why}): the checks of {', '.join(left_out)}")
-    kit_dir = grading_kit_folder(kit)
-    kit_dir.mkdir(parents=True, exist_ok=True)
-    os.chmod(kit_dir, 0o711)
-    try:
-        kitbuild.prepare(kit_dir, kitbuild.catalogue()["exercises"], os.cpu_count() or 2)
-    except kitbuild.BuildError as error:
-        say(f"  {error}")
+    kit_dir = prepare_grading_kit(kit)
+    if kit_dir is None:
         return False
     say(f"  the kit's HEAD built in {kit_dir}; grading {len(chosen)} students"
         + ("" if full else f" on exercises {SLICE_EXERCISES}") + " ...")
@@ -302,11 +317,14 @@ def run(kit: Kit, goldens_check: bool = True, grading: bool = True, full: bool =
             with stages.stage("hidden", "a hidden case set: judged, graded, reported, on "
                                         "Gradescope and Slurm") as stage:
                 script = kit.root / "tests" / "grading" / "hidden_set_check.sh"
-                code, output = build.run_command(
-                    [str(script), str(build.build_dir(kit, PRESET)),
-                     str(grading_kit_folder(kit))], kit.root)
-                say(output.rstrip()[-6000:])
-                stage["passed"] = code == 0
+                kit_dir = prepare_grading_kit(kit)  # HEAD may have moved since the grading
+                if kit_dir is None:
+                    stage["passed"] = False
+                else:
+                    code, output = build.run_command(
+                        [str(script), str(build.build_dir(kit, PRESET)), str(kit_dir)], kit.root)
+                    say(output.rstrip()[-6000:])
+                    stage["passed"] = code == 0
     say(stages.summary())
     say("kit test: all checks passed" if stages.passed else "kit test: FAILED")
     return 0 if stages.passed else 1
