@@ -79,11 +79,14 @@ def merge(folders: list, out: Path) -> list:
     shards = load_shards([folder.resolve() for folder in folders])
     meta = dict(shards[0][1]["meta"])
     del meta["shard"]
-    exercises = kitbuild.catalogue()["exercises"]
+    # The exercises the shards graded (all, or those of tools/grade --exercises), as the
+    # rubric each shard recorded names them; load_shards made sure the shards agree on it.
+    graded = meta["rubric"]["points"]
+    exercises = [ex for ex in kitbuild.catalogue()["exercises"] if ex["id"] in graded]
     ids = [ex["id"] for ex in exercises]
-    if sorted(meta["rubric"]["points"]) != sorted(ids):
-        raise MergeError(f"the shards graded exercises {', '.join(meta['rubric']['points'])}; "
-                         f"this kit has {', '.join(ids)}")
+    if sorted(graded) != sorted(ids):
+        raise MergeError(f"the shards graded exercises {', '.join(graded)}; this kit has "
+                         f"{', '.join(ex['id'] for ex in kitbuild.catalogue()['exercises'])}")
     timings = [{key: data["meta"][key] for key in ("shard", "build_s", "grading_wall_s", "jobs")}
                for _, data in shards]
     # The shards ran side by side: the class took as long as its slowest shard.
