@@ -8,7 +8,7 @@ else in DIR is touched); a few students' folders are not their names (FOLDERS: n
 collide with the grader's outputs, a newline, bytes that are not UTF-8). --fast leaves out the
 students expected.json marks "slow" (a compile that runs until its limits).
 
-Each submission is generated at run time from this kit's own solutions/ and exercises/ stubs,
+Each submission is generated at run time from this kit's own solutions/ and stubs (from git),
 read from the kit root through exercises.json, so the class follows the catalogue: an exercise
 added there is solved by every student that solves "the rest", and left a stub by those that
 leave the rest unsolved. The attacks are small C++ snippets below, put into one exercise's
@@ -38,6 +38,7 @@ import json
 import os
 import re
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -63,7 +64,11 @@ class Kit:
         return (self.root / self.exercises[ex]["solution"]).read_text(encoding="utf-8")
 
     def stub(self, ex: str) -> str:
-        return (self.root / self.exercises[ex]["stub"]).read_text(encoding="utf-8")
+        """The stub as git holds it (exercises.json's stub_blob): the kit's exercises/ may be
+        a student's work in progress."""
+        blob = subprocess.run(["git", "cat-file", "blob", self.exercises[ex]["stub_blob"]],
+                              cwd=self.root, check=True, stdout=subprocess.PIPE).stdout
+        return blob.decode("utf-8")
 
     def file_name(self, ex: str) -> str:
         return Path(self.exercises[ex]["stub"]).name
