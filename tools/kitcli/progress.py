@@ -10,6 +10,7 @@ from ctest's console text.
 
 from __future__ import annotations
 
+import re
 import signal
 from collections import Counter
 from pathlib import Path
@@ -105,6 +106,13 @@ def mistake_named(failure: str) -> str | None:
     return failure.split(NAMED_MISTAKE, 1)[1] if NAMED_MISTAKE in failure else None
 
 
+def mistake_family(failure: str) -> str | None:
+    """The named mistake whatever the dim the case passed ("softmax over the wrong axis
+    (dim=1 instead of dim=…)"): the same slip on every case, or None."""
+    named = mistake_named(failure)
+    return re.sub(r"dim=-?\d+", "dim=…", named) if named else None
+
+
 def in_reading_order(cases: list) -> list:
     """Value cases first, in their order, then the argument checks: what a function returns
     matters before what it rejects."""
@@ -121,8 +129,8 @@ def verdict(ex: dict, cases: list, program_passed: bool) -> State:
         own = [case.failure for case in failed if STUB_MARKER not in case.failure]
         named = [failure for failure in own if NAMED_MISTAKE in failure]
         if named:
-            most = Counter(map(mistake_named, named)).most_common(1)[0][0]
-            named = [failure for failure in named if mistake_named(failure) == most]
+            most = Counter(map(mistake_family, named)).most_common(1)[0][0]
+            named = [failure for failure in named if mistake_family(failure) == most]
         first = (named or own or [case.failure for case in failed])[0]
         return State(FAILING, first or f"{failed[0].name} failed")
     unfinished = [case for case in cases if case.outcome in ("skipped", "not run")]

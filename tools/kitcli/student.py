@@ -163,9 +163,9 @@ def failure_key(case) -> str:
     """Failures alike: the same named mistake, or texts that differ only in the case's
     folder, the dim it passes, and, for a call that threw, the arguments it was called with
     (the same throw on every shape); a stub's argument checks fail as its value cases do."""
-    named = progress.mistake_named(case.failure)
-    if named:
-        return "mistake: " + re.sub(r"dim=-?\d+", "dim=…", named)
+    family = progress.mistake_family(case.failure)
+    if family:
+        return "mistake: " + family
     key = re.sub(r"dim=-?\d+", "dim=…", re.sub(r"\b\d\d_\w+/[\w.-]+/", "…/",
                                                  case.explanation))
     key = re.sub(r"; its argument checks are tested once it returns a value$", "", key)
@@ -193,12 +193,11 @@ def failure_screen(failed: list, everything: bool = False) -> list:
     groups = group_failures(failed)
     # The mistake most failing cases are named by is the one shown in full: on some cases
     # (a symmetric input) two mistakes give the same tensor, and neither is named there.
-    names = [progress.mistake_named(case.failure) for case, also in groups
-             for _ in range(1 + len(also))]
-    counted = Counter(re.sub(r"dim=-?\d+", "dim=…", name) for name in names if name)
+    counted = Counter(failure_key(case) for case, also in groups for _ in range(1 + len(also))
+                      if progress.mistake_family(case.failure))
     if counted:
         most = counted.most_common(1)[0][0]
-        groups.sort(key=lambda group: failure_key(group[0]) != "mistake: " + most)
+        groups.sort(key=lambda group: failure_key(group[0]) != most)
     lines = []
     for number, (case, also) in enumerate(groups):
         if number and not everything:
