@@ -182,20 +182,28 @@ TEST(CompareTest, StatesAGoldensOwnToleranceFactorAndItsReason) {
     auto expected = golden(weights);
     expected.tolerance = tolerance::for_reduction(1, 4.0, "a fused kernel sums in another order");
     float_tensor off = weights;
-    off(0, 0) += 3 * 1e-5f;  // 3x the plain tolerance, within 4x
+    const auto plain = static_cast<float>(tolerance::for_reduction(1).allowed(weights(0, 0)));
+    off(0, 0) += 3 * plain;  // 3x the plain tolerance, within 4x
     EXPECT_TRUE(compare(off, expected).passed);
-    off(0, 0) += 3 * 1e-5f;
+    off(0, 0) += 3 * plain;
     const auto verdict = compare(off, expected);
     ASSERT_FALSE(verdict.passed);
     EXPECT_THAT(verdict.details, HasSubstr("times 4: a fused kernel sums in another order"));
 }
 
-TEST(ToleranceTest, GrowsWithTheSquareRootOfTheReductionLength) {
+TEST(ToleranceTest, GrowsItsRelativePartWithTheSquareRootOfTheReductionLength) {
     const auto one = tolerance::for_reduction(1);
     const auto hundred = tolerance::for_reduction(100);
-    EXPECT_DOUBLE_EQ(hundred.atol, 10 * one.atol);
+    EXPECT_DOUBLE_EQ(hundred.atol, one.atol);  // a floor for values of scale ~0: no sum behind it
     EXPECT_DOUBLE_EQ(hundred.rtol, 10 * one.rtol);
-    EXPECT_DOUBLE_EQ(one.allowed(2.0), 1e-5 + 2.6e-6);
+    EXPECT_DOUBLE_EQ(one.allowed(2.0), 1e-6 + 16.0 / (1 << 24));  // atol + 8u * 2
+}
+
+TEST(ToleranceTest, IsTheWorstCaseErrorOfAFloat32SumUpTo64Terms) {
+    const double u = 1.0 / (1 << 24);  // float32's unit roundoff
+    for (const std::size_t n : {1, 6, 16, 64}) {
+        EXPECT_GE(tolerance::for_reduction(n).rtol, static_cast<double>(n) * u) << n;
+    }
 }
 
 }  // namespace

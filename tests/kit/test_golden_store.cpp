@@ -168,7 +168,7 @@ TEST_F(DamagedCopyTest, RefusesAManifestOfAnotherFormatVersion) {
 }
 
 TEST_F(DamagedCopyTest, RefusesAManifestRecordedUnderAnotherToleranceRule) {
-    rewrite_manifest("\"atol\": 1e-05", "\"atol\": 0.001");
+    rewrite_manifest("\"atol\": 1e-06", "\"atol\": 0.001");
     EXPECT_THAT([&] { golden_store store(copy_); },
                 ThrowsMessage<golden_error>(HasSubstr("another tolerance rule")));
 }

@@ -4,7 +4,7 @@ A correct float32 computation of a value v errs by about rtol * S, where S is v'
 Tracked holds a value and its scale, and its operations follow the spec's rules, so a case's
 scale is written as the same maths as its result, on Tracked inputs:
 
-    exact input x:   s = 0                      a @ b:     (|a| + s_a) @ (|b| + s_b)
+    exact input x:   s = 0                      a @ b:     |a| @ |b| + s_a @ |b| + |a| @ s_b
     sum(x, dim):     sum of |x| + s_x           a +- b:    |a +- b| + s_a + s_b
     a * b:           |a b| + s_a |b| + |a| s_b  n / d:     |q| + (s_n + |q| s_d) / |d|
     exp(x):          exp(x) (1 + s_x)           amax(x):   s_x at the argmax (no rounding)
@@ -45,8 +45,9 @@ class Tracked:
 
     def __matmul__(self, other):
         other = Tracked.of(other)
-        return Tracked(self.value @ other.value,
-                       (self.value.abs() + self.scale) @ (other.value.abs() + other.scale))
+        magnitudes = self.value.abs() @ other.value.abs()
+        return Tracked(self.value @ other.value, magnitudes + self.scale @ other.value.abs()
+                       + self.value.abs() @ other.scale)
 
     def __add__(self, other):
         other = Tracked.of(other)

@@ -1,7 +1,7 @@
 """The kit's tolerance rule, as kit/core/include/kit/tolerance.hpp applies it.
 
 For a float32 golden E with error scale S, reduction n and factor f, a value passes when
-    |got_i - E_i| <= allowed_i = f * sqrt(n) * (atol + rtol * S_i)
+    |got_i - E_i| <= allowed_i = f * (atol + rtol * sqrt(n) * S_i)
 NaN matches NaN and an infinity the same infinity. A tensor of another shape than E (a
 mistake of another shape) is measured with the largest finite S, and where S is not finite
 (E is nan there) with |expected|, as the C++ comparison (kit/core/src/compare.cpp) does.
@@ -11,13 +11,13 @@ import math
 
 import numpy as np
 
-ATOL = 1e-5    # torch.testing.assert_close's float32 defaults
-RTOL = 1.3e-6
+ATOL = 1e-6        # for values whose scale is about 0
+RTOL = 8 * 2**-24  # 8 units of float32 roundoff: kit/tolerance.hpp says why
 
 
 def allowed(scale, reduction, factor=1.0):
     """The largest |got - expected| allowed per element (float64)."""
-    return factor * math.sqrt(reduction) * (ATOL + RTOL * np.abs(np.asarray(scale, np.float64)))
+    return factor * (ATOL + RTOL * math.sqrt(reduction) * np.abs(np.asarray(scale, np.float64)))
 
 
 def distance(got, expected, scale, reduction, factor=1.0):
