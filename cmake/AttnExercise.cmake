@@ -64,11 +64,11 @@ function(attn_add_exercise catalogue index)
     add_executable(test_ex${id}_${track})
     target_link_libraries(test_ex${id}_${track} PRIVATE ex${id}_tests ex${id}_${track}
                                                         kit_testing_main)
-    # --attn-progress: the file names the test running, so a hang or crash names its test.
+    # --attn-verdicts: the verdict stream tools/kit reads (docs/verdicts.md); it names the
+    # test a hang or a crash stopped in, and the crash's signal.
     add_test(NAME ex${id}.${track}
              COMMAND test_ex${id}_${track} --gtest_brief=1
-                     --gtest_output=json:${ATTN_REPORT_DIR}/ex${id}.${track}.json
-                     --attn-progress=${ATTN_REPORT_DIR}/ex${id}.${track}.running)
+                     --attn-verdicts=${ATTN_REPORT_DIR}/ex${id}.${track}.verdicts)
     # A student's endless loop ends here; correct code needs well under a second.
     set_tests_properties(ex${id}.${track} PROPERTIES LABELS "${track};${label}"
                                                      TIMEOUT ${timeout})

@@ -3,8 +3,8 @@
 Imports the package tools/kitcli, and builds throwaway kits in temporary folders: an
 exercises.json listing the exercises of the recorded ctest lab (fixtures/ctest-3.25/,
 see its record.sh), their stubs, and a build/ folder holding the lab's real JUnit file and
-GoogleTest reports, so the CLI's readings are tested against what ctest 3.25 and
-GoogleTest really write, with no build.
+verdict streams, so the CLI's readings are tested against what ctest 3.25 and the kit's
+verdict writer really write, with no build.
 """
 
 import json
@@ -37,7 +37,7 @@ def stub_text(path: str) -> str:
 
 class ThrowawayKitTest(unittest.TestCase):
     """A test with `self.kit`: the lab's exercises in a temporary folder, every stub as
-    shipped (pristine) and a build/ folder with the lab's JUnit file and reports."""
+    shipped (pristine) and a build/ folder with the lab's JUnit file and verdict streams."""
 
     def setUp(self):
         folder = tempfile.TemporaryDirectory(prefix="kit-test-")

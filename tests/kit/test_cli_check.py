@@ -21,20 +21,30 @@ NOT_YET = ("exercises/02_fails.cpp: attn::softmax(x) is not implemented yet (rep
            "throw with your code)")
 
 
-def failure(message: str) -> dict:
-    return {"failure": f"/k/tests/test_02.cpp:33\nFailed\n{message}"}
+def failure(text: str) -> dict:
+    """A failure as the verdict stream writes it; its kind and mistake as the kit would say."""
+    kind = "not_implemented" if "not implemented yet" in text else "mismatch"
+    entry = {"kind": kind, "message": text.split("\n")[0], "text": text,
+             "file": "/k/tests/test_02.cpp", "line": 33}
+    if " — looks like: " in text:
+        entry["comparison"] = {"mistake": text.split("\n")[0].split(" — looks like: ")[1]}
+    return entry
 
 
-def report(tests: dict) -> dict:
-    """A GoogleTest JSON report: {"suite.name": [failure messages]}; value cases all."""
-    suites: dict = {}
+def stream(tests: dict, checks: dict = None) -> str:
+    """A finished verdict stream: {"suite.name": [failure texts]}, value cases all, then the
+    argument checks `checks` (same form, no case)."""
+    lines = [{"event": "program", "schema": "attn-kit/test-verdicts", "version": 1}]
+    for name, messages in (checks or {}).items():
+        lines.append({"event": "test", "test": name, "case": None,
+                      "status": "failed" if messages else "passed",
+                      "failures": [dict(failure(m), kind="check") for m in messages]})
     for name, messages in tests.items():
-        suite, test = name.split(".")
-        suites.setdefault(suite, []).append({
-            "name": test, "status": "RUN", "result": "COMPLETED", "attn_case": f"02_x/{test}",
-            "failures": [failure(message) for message in messages]})
-    return {"testsuites": [{"name": suite, "testsuite": tests}
-                           for suite, tests in suites.items()]}
+        lines.append({"event": "test", "test": name, "case": f"02_x/{name.split('.')[1]}",
+                      "status": "failed" if messages else "passed",
+                      "failures": [failure(message) for message in messages]})
+    lines.append({"event": "end", "tests": len(lines) - 1, "failed": 0})
+    return "".join(json.dumps(line) + "\n" for line in lines)
 
 
 class CheckTest(ThrowawayKitTest):
@@ -42,13 +52,12 @@ class CheckTest(ThrowawayKitTest):
         super().setUp()
         self.start_work("02")
 
-    def fake_program(self, tests: dict, printed: str = "", console: str = "") -> None:
-        """A test program that prints `printed`, then writes `tests` as its report."""
-        data = self.kit.root / "report.json"
-        data.write_text(json.dumps(report(tests)), encoding="utf-8")
+    def fake_program(self, tests: dict, printed: str = "", checks: dict = None) -> None:
+        """A test program that prints `printed`, then writes `tests` as its verdict stream."""
+        data = self.kit.root / "stream.verdicts"
+        data.write_text(stream(tests, checks), encoding="utf-8")
         self.fake_test_program("02", f'printf "%b" "{printed}"\n'
-                                     f'cp "{data}" "${{2#--gtest_output=json:}}"\n'
-                                     f'printf "%b" "{console}"\nexit 1')
+                                     f'cp "{data}" "${{2#--attn-verdicts=}}"\nexit 1')
 
     def check(self, *arguments):
         output = io.StringIO()
@@ -92,15 +101,9 @@ class CheckTest(ThrowawayKitTest):
         self.assertIn("  … (51 more lines: `check --all`)", lines)
 
     def test_value_cases_come_before_argument_checks(self):
-        data = report({"softmax.one_logit": ["attn::softmax(x): 1 of 3 values differ"]})
-        suite = data["testsuites"][0]["testsuite"]
-        data["testsuites"].insert(0, {"name": "SoftmaxTest", "testsuite": [{
-            "name": "RejectsEmptyInput", "status": "RUN", "result": "COMPLETED",
-            "failures": [failure("attn::softmax must reject an empty input")]}]})
-        self.assertTrue(suite)
-        (self.kit.root / "report.json").write_text(json.dumps(data), encoding="utf-8")
-        self.fake_test_program("02", f'cp "{self.kit.root / "report.json"}" '
-                                     '"${2#--gtest_output=json:}"\nexit 1')
+        self.fake_program({"softmax.one_logit": ["attn::softmax(x): 1 of 3 values differ"]},
+                          checks={"SoftmaxTest.RejectsEmptyInput": [
+                              "attn::softmax must reject an empty input"]})
         code, lines = self.check("02")
         headers = [line for line in lines if line.startswith("✗ ")]
         self.assertEqual(headers[0], "✗ softmax.one_logit", lines)
@@ -129,21 +132,22 @@ class CheckTest(ThrowawayKitTest):
         code, lines = self.check("02")
         self.assertNotIn("cases fail", "\n".join(lines))
 
-    def test_what_the_code_printed_is_kept_and_googletests_words_are_not(self):
-        console = f"/k/tests/test_02.cpp:33: Failure\\nFailed\\n{NOT_YET}\\n[  FAILED  ] softmax.one_logit\\n"
-        self.fake_program({"softmax.one_logit": [NOT_YET]}, printed="scores: 1 2 3\\n",
-                          console=console)
+    def test_what_the_code_printed_is_kept(self):
+        arguments = self.kit.root / "arguments.txt"
+        self.fake_program({"softmax.one_logit": [NOT_YET]}, printed="scores: 1 2 3\\n")
+        program = self.kit.root / "build" / "bin" / "test_ex02_exercises"
+        program.write_text(program.read_text().replace("#!/bin/sh\n",
+                                                       f'#!/bin/sh\necho "$@" > "{arguments}"\n'))
         code, lines = self.check("02")
         self.assertIn("Your code printed:", lines)
         self.assertIn("  | scores: 1 2 3", lines)
-        self.assertFalse(any("[  FAILED  ]" in line for line in lines), lines)
-        self.assertEqual(sum(NOT_YET in line for line in lines), 2)  # the report, the verdict
+        self.assertEqual(sum(NOT_YET in line for line in lines), 2)  # the failure, the verdict
+        self.assertIn("--attn-quiet", arguments.read_text())  # GoogleTest says nothing
 
     def test_a_timeout_names_the_test_that_hung_and_keeps_what_was_printed(self):
         self.kit.settings["test_timeout_s"] = 1
-        self.fake_test_program("02", 'for a in "$@"; do case "$a" in --attn-progress=*) '
-                                     'echo softmax.one_logit > "${a#--attn-progress=}";; esac; '
-                                     'done\necho "step 1"\nsleep 5')
+        self.fake_test_program("02", 'echo \'{"event": "start", "test": "softmax.one_logit"}\' '
+                                     '> "${2#--attn-verdicts=}"\necho "step 1"\nsleep 5')
         code, lines = self.check("02")
         self.assertEqual(code, 1)
         self.assertIn("  | step 1", lines)
@@ -166,9 +170,9 @@ class MemoryErrorSignsTest(unittest.TestCase):
     finite, or failures that change from run to run; not a plain wrong answer or a hang."""
 
     def run_of(self, *failures, exit_code=1, timed_out=False):
-        cases = [reports.GtestCase("softmax_matrix.c%d" % i, "03_softmax/c", "failed",
-                                   text.splitlines()[0], (f"/k/t.cpp:1\n{text}",))
-                 for i, text in enumerate(failures)]
+        cases = [reports.TestVerdict("softmax_matrix.c%d" % i, "03_softmax/c", "failed",
+                                     (reports.Failure("mismatch", text, text, worst=worst),))
+                 for i, (text, worst) in enumerate(failures)]
         return student.TestRun(build.ProgramEnd(exit_code, timed_out=timed_out),
                                None if exit_code is None or exit_code < 0 else cases, None)
 
@@ -181,16 +185,16 @@ class MemoryErrorSignsTest(unittest.TestCase):
                                                                  timed_out=True), None))
 
     def test_nan_where_the_answer_is_finite_is_a_sign(self):
-        run = self.run_of("4 of 4 values differ; worst at [0]: got nan, expected 0.25 (nan)")
+        run = self.run_of(("got nan, expected 0.25", {"got": "nan", "expected": 0.25}))
         self.assertIn("nan or inf", student.memory_error_signs(run, run))
 
     def test_nan_where_the_answer_is_nan_is_not(self):
-        run = self.run_of("2 of 2 values differ; worst at [0]: got -inf, expected nan (x)")
+        run = self.run_of(("got -inf, expected nan", {"got": "-inf", "expected": "nan"}))
         self.assertIsNone(student.memory_error_signs(run, run))
 
     def test_results_that_change_between_runs_are_a_sign(self):
-        first = self.run_of("worst at [0]: got 0.1, expected 0.25")
-        again = self.run_of("worst at [0]: got -1e+15, expected 0.25")
+        first = self.run_of(("got 0.1, expected 0.25", {"got": 0.1, "expected": 0.25}))
+        again = self.run_of(("got -1e+15, expected 0.25", {"got": -1e15, "expected": 0.25}))
         self.assertEqual(student.memory_error_signs(first, again),
                          "two runs gave different results")
         self.assertIsNone(student.memory_error_signs(first, first))
@@ -199,7 +203,7 @@ class MemoryErrorSignsTest(unittest.TestCase):
 class NextExerciseTest(ThrowawayKitTest):
     def test_without_a_number_the_first_exercise_not_known_done_is_chosen(self):
         self.start_work("01")  # the lab's report of 01 shows it done; written after the edit
-        report = self.kit.root / "build" / "reports" / "ex01.exercises.json"
+        report = self.kit.root / "build" / "reports" / "ex01.exercises.verdicts"
         stub = self.kit.root / self.ex("01")["stub"]
         os.utime(report, (os.path.getmtime(stub) + 10,) * 2)
         output = io.StringIO()
@@ -210,7 +214,7 @@ class NextExerciseTest(ThrowawayKitTest):
 
     def test_a_file_saved_after_its_report_is_not_known_done(self):
         self.start_work("01")
-        report = self.kit.root / "build" / "reports" / "ex01.exercises.json"
+        report = self.kit.root / "build" / "reports" / "ex01.exercises.verdicts"
         stub = self.kit.root / self.ex("01")["stub"]
         os.utime(report, (os.path.getmtime(stub) - 10,) * 2)
         with redirect_stdout(io.StringIO()):

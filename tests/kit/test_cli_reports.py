@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""tests/kit/test_cli_reports.py — tools/kit's reading of ctest's JUnit file and of
-GoogleTest's JSON reports, on the real samples in fixtures/ctest-3.25/ (record.sh)."""
+"""tests/kit/test_cli_reports.py — tools/kit's reading of ctest's JUnit file and of the test
+programs' verdict streams, on the real samples in fixtures/ctest-3.25/ (record.sh)."""
 
 import sys
 import tempfile
@@ -9,13 +9,6 @@ from pathlib import Path
 
 from cli_testing import CTEST_LAB, LAB_TIMEOUT_S
 from kitcli import reports
-
-
-def report(*failure_texts):
-    """A GoogleTest JSON report with one failed test per failure text."""
-    return {"testsuites": [{"name": "softmax_matrix", "testsuite": [
-        {"name": f"case{i}", "status": "RUN", "result": "COMPLETED",
-         "failures": [{"failure": text}]} for i, text in enumerate(failure_texts)]}]}
 
 
 class JunitTest(unittest.TestCase):
@@ -62,57 +55,68 @@ class JunitTest(unittest.TestCase):
         self.assertEqual(reports.read_junit(Path(tempfile.gettempdir()) / "no-such.xml"), {})
 
 
-class GtestReportTest(unittest.TestCase):
-    def cases(self, ex_id):
-        return reports.read_gtest_report(CTEST_LAB / "reports" / f"ex{ex_id}.exercises.json")
+class VerdictStreamTest(unittest.TestCase):
+    def stream(self, ex_id):
+        return reports.read_verdicts(CTEST_LAB / "reports" / f"ex{ex_id}.exercises.verdicts")
 
-    def test_value_cases_carry_their_attn_case(self):
-        by_name = {case.name: case for case in self.cases("01")}
+    def test_value_cases_carry_their_case(self):
+        by_name = {case.name: case for case in self.stream("01").tests}
         self.assertEqual(by_name["softmax_matrix.rows_notebook"].value_case,
                          "03_softmax/rows_notebook")
         self.assertIsNone(by_name["softmax.RejectsAnEmptyMatrix"].value_case)
         self.assertEqual({case.outcome for case in by_name.values()}, {"passed"})
+        self.assertTrue(self.stream("01").finished)
 
     def test_a_skipped_test_is_skipped_not_passed(self):
-        self.assertEqual([(case.name, case.outcome) for case in self.cases("07")],
+        self.assertEqual([(case.name, case.outcome) for case in self.stream("07").tests],
                          [("fused_attention_gpu.notebook", "skipped")])
 
-    def test_a_failure_keeps_its_first_meaningful_line(self):
-        failed = [case for case in self.cases("02") if case.outcome == "failed"]
-        self.assertEqual([case.failure for case in failed], [
-            "exercises/03_softmax.cpp: attn::softmax(scores, dim) is not implemented yet "
-            "(replace the throw with your code)",
-            "softmax(scores, -1) differs from the golden 03_softmax/odd_rows/weights.npy "
-            "at [0, 1]"])
+    def test_a_failure_states_its_kind_and_a_mismatch_its_mistake(self):
+        failed = [case for case in self.stream("02").tests if case.outcome == "failed"]
+        self.assertEqual([(case.not_implemented, case.mistake) for case in failed], [
+            (True, ""), (False, "softmax over the wrong axis (dim=0 instead of dim=-1)")])
+        self.assertEqual(failed[0].failure, "exercises/03_softmax.cpp: attn::softmax(scores, "
+                                            "dim) is not implemented yet (replace the throw "
+                                            "with your code)")
+        [mismatch] = failed[1].failures
+        self.assertEqual(mismatch.worst, {"index": [0, 1], "got": "nan", "expected": 0.25,
+                                          "times_tolerance": "inf"})
+        self.assertTrue(mismatch.non_finite_where_finite)
+        self.assertIn("\n  hint: dim=-1 normalises each row", failed[1].explanation)
 
-    def test_a_program_that_crashed_or_exited_early_has_no_report(self):
-        for ex_id in ("03", "04", "05", "06", "09"):
-            self.assertIsNone(self.cases(ex_id), ex_id)
+    def test_a_crash_names_its_test_and_signal(self):
+        for ex_id, signal in (("03", "SIGSEGV"), ("04", "SIGABRT")):
+            stream = self.stream(ex_id)
+            self.assertFalse(stream.finished)
+            self.assertEqual((stream.running, stream.signal),
+                             ("softmax_matrix.rows_notebook", signal))
 
+    def test_a_hang_or_an_exit_names_the_test_it_stopped_in(self):
+        for ex_id in ("05", "09"):
+            stream = self.stream(ex_id)
+            self.assertFalse(stream.finished)
+            self.assertEqual((stream.running, stream.signal),
+                             ("softmax_matrix.rows_notebook", None))
 
-class FailureMessageTest(unittest.TestCase):
-    def test_skips_the_file_and_line(self):
-        [case] = reports.gtest_cases(report(
-            "/k/tests/test_02.cpp:19\nexercises/02_normalize_by_sum.cpp: "
-            "attn::normalize_by_sum(scores) is not implemented yet"))
-        self.assertEqual(case.failure, "exercises/02_normalize_by_sum.cpp: "
-                                       "attn::normalize_by_sum(scores) is not implemented yet")
+    def test_a_program_that_never_ran_has_no_stream(self):
+        self.assertIsNone(self.stream("06"))
 
-    def test_skips_the_failed_line_of_add_failure(self):
-        [case] = reports.gtest_cases(report("/k/tests/test_03.cpp:30\nFailed\n"
-                                            "softmax_naive(x) should be"))
-        self.assertEqual(case.failure, "softmax_naive(x) should be")
+    def test_a_line_cut_short_by_a_kill_is_ignored(self):
+        with tempfile.TemporaryDirectory() as folder:
+            path = Path(folder) / "cut.verdicts"
+            whole = (CTEST_LAB / "reports" / "ex01.exercises.verdicts").read_text()
+            path.write_text(whole[:whole.rindex('{"event":"end"') + 5])
+            stream = reports.read_verdicts(path)
+        self.assertEqual(len(stream.tests), 3)
+        self.assertFalse(stream.finished)
 
-    def test_unwraps_an_uncaught_exception(self):
-        [case] = reports.gtest_cases(report('unknown file\nC++ exception with description '
-                                            '"boom" thrown in the test body.'))
-        self.assertEqual(case.failure, "boom")
-
-    def test_decodes_utf8_that_googletest_escaped_byte_by_byte(self):
-        # What gtest 1.12 writes for "(3.34e+03× the tolerance) — looks like: ..."
-        [case] = reports.gtest_cases(report(
-            "/k/t.cpp:1\n(3.34e+03\u00c3\u0097 the tolerance) \u00e2\u0080\u0094 looks like"))
-        self.assertEqual(case.failure, "(3.34e+03× the tolerance) — looks like")
+    def test_another_schema_version_is_refused(self):
+        with tempfile.TemporaryDirectory() as folder:
+            path = Path(folder) / "old.verdicts"
+            path.write_text('{"event":"program","schema":"attn-kit/test-verdicts","version":0}\n')
+            with self.assertRaisesRegex(ValueError, "version 0, not attn-kit/test-verdicts "
+                                                    "version 1: rebuild"):
+                reports.read_verdicts(path)
 
 
 if __name__ == "__main__":

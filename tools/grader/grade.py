@@ -31,6 +31,8 @@ COMPILE_LIMITS = dict(address_space=4 << 30, cpu_s=60, wall_s=90.0, nproc=64,
                       file_size=256 << 20)
 JUDGE_LIMITS = ["prlimit", f"--as={4 << 30}", "--cpu=60", "--core=0", "--"]
 JUDGE_WALL_S = 120
+# The judge's verdict file this grader reads (docs/verdicts.md).
+JUDGE_SCHEMA = ("attn-kit/judge-verdicts", 1)
 WORK_BYTES = 1 << 30  # a job slot's work folder (a tmpfs): sources, objects, programs, results
 PRIVATE_MOUNTS = "ATTN_GRADER_PRIVATE_MOUNTS"  # set once the grader runs in its own mount ns
 WITHOUT_NAMESPACES_LOSES = (
@@ -468,7 +470,11 @@ class Grader:
         if not problem:
             try:
                 os.chmod(verdicts_file, 0o600)
-                verdicts = json.loads(verdicts_file.read_text(encoding="utf-8"))["cases"]
+                judged_file = json.loads(verdicts_file.read_text(encoding="utf-8"))
+                if (judged_file["schema"], judged_file["version"]) != JUDGE_SCHEMA:
+                    raise ValueError(f"{judged_file['schema']} version {judged_file['version']}"
+                                     f", not {JUDGE_SCHEMA[0]} version {JUDGE_SCHEMA[1]}")
+                verdicts = judged_file["cases"]
             except (OSError, ValueError, KeyError) as error:
                 problem = f"its verdicts could not be read ({error})"
         if problem:

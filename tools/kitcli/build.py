@@ -36,9 +36,10 @@ def test_program(kit: Kit, preset: str, ex: dict) -> Path:
     return build_dir(kit, preset) / "bin" / f"test_ex{ex['id']}_exercises"
 
 
-def gtest_report_path(kit: Kit, preset: str, ex: dict) -> Path:
-    """Where the test program of `ex`'s exercises track writes its report (CMakeLists.txt)."""
-    return reports_dir(kit, preset) / f"ex{ex['id']}.exercises.json"
+def verdicts_path(kit: Kit, preset: str, ex: dict) -> Path:
+    """Where the test program of `ex`'s exercises track writes its verdict stream under ctest
+    (cmake/AttnExercise.cmake)."""
+    return reports_dir(kit, preset) / f"ex{ex['id']}.exercises.verdicts"
 
 
 # What `tools/kit status` builds: every exercise's test program, not the kit's own tests.

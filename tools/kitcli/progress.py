@@ -1,37 +1,32 @@
 """An exercise's state and its one-line reason, from what the build and the runs left.
 
-"done" is grading-ready: the exercise's ctest test passed, its GoogleTest report exists,
-it ran at least one value case (a test carrying "attn_case"), every value case passed and
-no test was skipped. Validation tests alone (bad arguments, which the stubs already
-handle) never make an exercise done; a skip (a GPU test without a GPU) never counts.
-Results come from ctest's JUnit file and the GoogleTest reports (see reports.py), never
-from ctest's console text.
+"done" is grading-ready: the exercise's ctest test passed, its verdict stream ran to its
+end, it ran at least one value case (a test with a case), every value case passed and no
+test was skipped. Validation tests alone (bad arguments, which the stubs already handle)
+never make an exercise done; a skip (a GPU test without a GPU) never counts. Results come
+from ctest's JUnit file and the verdict streams (see reports.py), never from console text.
 """
 
 from __future__ import annotations
 
 import re
-import signal
 from collections import Counter
-from pathlib import Path
 from typing import NamedTuple
 
 from . import build, reports, stubs
 from .catalogue import Kit
 
 DONE, FAILING, SKIPPED, NOT_STARTED = "done", "failing", "skipped", "not started"
-STUB_MARKER = "not implemented yet"  # in every attn::not_implemented message
-NAMED_MISTAKE = "looks like: "       # a failure that recognised a known mistake says so
 
 # ctest 3.25's JUnit names no cause for a failure; a run that lasted (nearly) the whole
 # TIMEOUT was ended by it (ctest records e.g. 2.998 s for TIMEOUT 3).
 TIMEOUT_FRACTION = 0.9
 
 SIGNAL_REASONS = {
-    signal.SIGSEGV: "crashed with a segmentation fault (an index past the end of a tensor?)",
-    signal.SIGABRT: "crashed: it aborted (SIGABRT: a failed assert, or std::terminate?)",
-    signal.SIGFPE: "crashed with an arithmetic error (SIGFPE: an integer division by zero?)",
-    signal.SIGKILL: "was killed (SIGKILL: out of memory?)",
+    "SIGSEGV": "crashed with a segmentation fault (an index past the end of a tensor?)",
+    "SIGABRT": "crashed: it aborted (SIGABRT: a failed assert, or std::terminate?)",
+    "SIGFPE": "crashed with an arithmetic error (SIGFPE: an integer division by zero?)",
+    "SIGKILL": "was killed (SIGKILL: out of memory?)",
 }
 
 
@@ -45,20 +40,6 @@ def timed_out(timeout_s: float, test: str | None = None) -> str:
     return f"timed out after {timeout_s:g} s{during} (an endless loop?)"
 
 
-def progress_file(kit: Kit, preset: str, ex: dict) -> Path:
-    """Where the exercise's test program names the test it is running (--attn-progress):
-    left behind by a program that hung or crashed, deleted by one that ended normally."""
-    return build.reports_dir(kit, preset) / f"ex{ex['id']}.exercises.running"
-
-
-def running_test(path: Path) -> str | None:
-    """The test a program was running when it hung or crashed, from its progress file."""
-    try:
-        return path.read_text(encoding="utf-8").strip() or None
-    except OSError:
-        return None
-
-
 def program_end_reason(end: build.ProgramEnd, timeout_s: float,
                        test: str | None = None) -> str:
     """Why a test program that ran left no verdict: a timeout, a signal, an early exit.
@@ -68,19 +49,24 @@ def program_end_reason(end: build.ProgramEnd, timeout_s: float,
     if end.not_found:
         return "its test program was not built"
     if end.signal is not None:
-        reason = SIGNAL_REASONS.get(end.signal, f"crashed ({build.signal_name(end.signal)})")
-        return reason.replace("crashed", f"crashed in {test}", 1) if test else reason
+        return crashed(build.signal_name(end.signal), test)
     if end.exit_code == 0:
         return "its test program ended before writing its report (does the code call exit()?)"
     return (f"its test program exited with status {end.exit_code} before its tests finished "
             "(does the code call exit()?)")
 
 
-def missing_report_reason(kit: Kit, ex: dict, preset: str,
-                          result: reports.CtestResult | None) -> str:
-    """Why the exercise's test program wrote no report under ctest. ctest's JUnit says
-    whether it ran; for a failure, which it does not explain, a run as long as the timeout
-    was a timeout, and anything else is run once more, directly, to learn how it ends."""
+def crashed(signal_name: str, test: str | None) -> str:
+    """"crashed in TEST with a segmentation fault (...)": what a signal says to a student."""
+    reason = SIGNAL_REASONS.get(signal_name, f"crashed ({signal_name})")
+    return reason.replace("crashed", f"crashed in {test}", 1) if test else reason
+
+
+def missing_report_reason(kit: Kit, ex: dict, result: reports.CtestResult | None,
+                          stream: reports.VerdictStream | None) -> str:
+    """Why the exercise's test program did not finish its verdict stream under ctest.
+    ctest's JUnit says whether it ran and how long; the stream names the test it stopped in
+    and the signal of a crash."""
     if result is None:
         return f"did not run (ctest has no test ex{ex['id']}.exercises)"
     if result.status == "notrun":
@@ -89,28 +75,20 @@ def missing_report_reason(kit: Kit, ex: dict, preset: str,
         return f"ctest did not run its test program ({result.message or 'not run'})"
     if result.status == "disabled":
         return "its ctest test is disabled"
-    if result.passed:
-        return "its test program ended before writing its report (does the code call exit()?)"
-    test = running_test(progress_file(kit, preset, ex))
-    program = build.test_program(kit, preset, ex)
-    if result.time_s >= TIMEOUT_FRACTION * kit.test_timeout_s:
+    test = stream.running if stream else None
+    if stream is not None and stream.signal:
+        return crashed(stream.signal, test)
+    if not result.passed and result.time_s >= TIMEOUT_FRACTION * kit.test_timeout_s:
         return timed_out(kit.test_timeout_s, test)
-    end = build.run_program(program, ["--gtest_brief=1"], kit.test_timeout_s, kit.root)
-    if end.not_found or end.exit_code == 0:  # gone since, or it did not crash this time
-        return f"crashed in {test}" if test else "crashed before its tests finished"
-    return program_end_reason(end, kit.test_timeout_s, test)
+    during = f" in {test}" if test else ""
+    return (f"its test program stopped{during} before its tests finished "
+            "(does the code call exit()?)")
 
 
-def mistake_named(failure: str) -> str | None:
-    """The known mistake a failure's line names ("... — looks like: NAME"), or None."""
-    return failure.split(NAMED_MISTAKE, 1)[1] if NAMED_MISTAKE in failure else None
-
-
-def mistake_family(failure: str) -> str | None:
-    """The named mistake whatever the dim the case passed ("softmax over the wrong axis
-    (dim=1 instead of dim=…)"): the same slip on every case, or None."""
-    named = mistake_named(failure)
-    return re.sub(r"dim=-?\d+", "dim=…", named) if named else None
+def mistake_family(case: reports.TestVerdict) -> str | None:
+    """The mistake a failing test names, whatever the dim the case passed ("softmax over
+    the wrong axis (dim=1 instead of dim=…)"): the same slip on every case, or None."""
+    return re.sub(r"dim=-?\d+", "dim=…", case.mistake) if case.mistake else None
 
 
 def in_reading_order(cases: list) -> list:
@@ -126,13 +104,13 @@ def verdict(ex: dict, cases: list, program_passed: bool) -> State:
     failure of the student's own code."""
     failed = [case for case in in_reading_order(cases) if case.outcome == "failed"]
     if failed:
-        own = [case.failure for case in failed if STUB_MARKER not in case.failure]
-        named = [failure for failure in own if NAMED_MISTAKE in failure]
+        own = [case for case in failed if not case.not_implemented]
+        named = [case for case in own if case.mistake]
         if named:
             most = Counter(map(mistake_family, named)).most_common(1)[0][0]
-            named = [failure for failure in named if mistake_family(failure) == most]
-        first = (named or own or [case.failure for case in failed])[0]
-        return State(FAILING, first or f"{failed[0].name} failed")
+            named = [case for case in named if mistake_family(case) == most]
+        first = (named or own or failed)[0]
+        return State(FAILING, first.failure or f"{first.name} failed")
     unfinished = [case for case in cases if case.outcome in ("skipped", "not run")]
     if unfinished:
         more = f" (and {len(unfinished) - 1} more)" if len(unfinished) > 1 else ""
@@ -153,9 +131,10 @@ def exercise_state(kit: Kit, ex: dict, preset: str, build_output: str,
     if error:  # checked first: ctest would run the last program that did compile
         return State(FAILING, f"does not compile: {error}")
     result = ctest_results.get(f"ex{ex['id']}.exercises")
-    cases = reports.read_gtest_report(build.gtest_report_path(kit, preset, ex))
-    if cases is None:
-        return State(FAILING, missing_report_reason(kit, ex, preset, result))
+    stream = reports.read_verdicts(build.verdicts_path(kit, preset, ex))
+    if stream is None or not stream.finished:
+        return State(FAILING, missing_report_reason(kit, ex, result, stream))
+    cases = stream.tests
     if stubs.is_pristine(kit, ex):
         return State(NOT_STARTED, "")
     return verdict(ex, cases, program_passed=result is not None and result.passed)

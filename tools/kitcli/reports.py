@@ -1,4 +1,4 @@
-"""What the test runs wrote: ctest's JUnit file and GoogleTest's JSON reports.
+"""What the test runs wrote: ctest's JUnit file and the test programs' verdict streams.
 
 ctest --output-junit FILE (ctest 3.25) writes one <testcase> per ctest test with
 status="run" (passed), "fail", "notrun" or "disabled". A "notrun" carries ctest's reason,
@@ -7,16 +7,16 @@ carries <failure message=""/> whatever the cause: a failed test, a segmentation 
 abort and a timeout read the same, apart from the time (a timeout lasts its TIMEOUT). The
 samples in tests/kit/fixtures/ctest-3.25/ are real ones.
 
-A GoogleTest JSON report (--gtest_output=json:FILE) lists every test the program ran, with
-"result" COMPLETED or SKIPPED, its "failures", and the properties the test recorded: a
-value case (inputs, one call, expected goldens) records "attn_case", the case's path such
-as "03_softmax/rows_notebook". A program that crashes or exits early writes no report.
+A verdict stream (--attn-verdicts=FILE, written by the C++ side: kit/verdicts.hpp, the
+schema in docs/verdicts.md) has one JSON line per event: each test as it starts and as it
+ends, with its status and its failures (their kind, text, and for a mismatch the named
+mistake), the signal a crash died of, and an "end" line once every test ran. Nothing here
+parses GoogleTest's text.
 """
 
 from __future__ import annotations
 
 import json
-import re
 import xml.etree.ElementTree as ElementTree
 from dataclasses import dataclass
 from pathlib import Path
@@ -61,13 +61,30 @@ def read_junit(path: Path) -> dict:
 
 
 @dataclass(frozen=True)
-class GtestCase:
-    """One GoogleTest test of a report."""
+class Failure:
+    """One failure of a test, as the verdict stream states it."""
+    kind: str     # "mismatch", "threw", "not_implemented", "check", "kit" or "assertion"
+    message: str  # its first line, in the kit's words
+    text: str     # all of it
+    mistake: str = ""  # a mismatch: the recorded mistake the result equals, or ""
+    hint: str = ""
+    worst: dict | None = None  # a value mismatch: {"index", "got", "expected", ...}
+
+    @property
+    def non_finite_where_finite(self) -> bool:
+        """The worst value is nan or inf where the answer is a number: a sign of memory read
+        that was never written, or of arithmetic gone wrong."""
+        return (self.worst is not None and isinstance(self.worst.get("expected"), (int, float))
+                and not isinstance(self.worst.get("got"), (int, float)))
+
+
+@dataclass(frozen=True)
+class TestVerdict:
+    """One test of a program's verdict stream."""
     name: str               # "suite.test": for a value case "<kind>.<case>"
-    value_case: str | None  # its "attn_case" property, or None for a validation test
+    value_case: str | None  # the case's path for a value case, None for an argument check
     outcome: str            # "passed", "failed", "skipped" or "not run" (disabled)
-    failure: str            # the first meaningful line of its first failure, or ""
-    texts: tuple = ()       # each failure in full, decoded, as GoogleTest printed it
+    failures: tuple = ()    # of Failure
 
     @property
     def kind(self) -> str:
@@ -75,73 +92,82 @@ class GtestCase:
         return self.name.split(".")[0]
 
     @property
+    def failure(self) -> str:
+        """The first line of its first failure, or ""."""
+        return self.failures[0].message if self.failures else ""
+
+    @property
     def explanation(self) -> str:
-        """Its first failure without GoogleTest's "file:line" and "Failed" lines."""
-        return failure_body(self.texts[0]) if self.texts else ""
+        """Its first failure in full."""
+        return self.failures[0].text if self.failures else ""
+
+    @property
+    def texts(self) -> tuple:
+        return tuple(failure.text for failure in self.failures)
+
+    @property
+    def mistake(self) -> str:
+        """The recorded mistake its first failure names, or ""."""
+        return self.failures[0].mistake if self.failures else ""
+
+    @property
+    def not_implemented(self) -> bool:
+        """It failed because the function is still the stub."""
+        return any(failure.kind == "not_implemented" for failure in self.failures)
 
 
-def read_gtest_report(path: Path) -> list | None:
-    """The tests of one GoogleTest JSON report, or None if the program wrote none."""
+@dataclass(frozen=True)
+class VerdictStream:
+    """What a test program wrote with --attn-verdicts (docs/verdicts.md)."""
+    tests: list            # of TestVerdict, in the order they ran
+    finished: bool         # it wrote its "end" line: every test ran
+    running: str | None    # the test it started and never finished (a hang, a crash, an exit)
+    signal: str | None     # the signal it died of ("SIGSEGV"), when it crashed in a test
+
+
+SCHEMA = "attn-kit/test-verdicts"
+VERSION = 1
+
+
+def read_verdicts(path: Path) -> VerdictStream | None:
+    """The verdict stream at `path`, or None if the program wrote none (it was not built, or
+    did not start). A line cut short by a kill is ignored; a stream of another schema
+    version is an error: the kit and its build disagree."""
     try:
-        report = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
         return None
-    return gtest_cases(report)
+    tests, finished, running, signal = [], False, None, None
+    for line in lines:
+        try:
+            event = json.loads(line)
+        except ValueError:
+            continue
+        what = event.get("event")
+        if what == "program" and (event.get("schema"), event.get("version")) != (SCHEMA, VERSION):
+            raise ValueError(f"{path}: a verdict stream of {event.get('schema')} version "
+                             f"{event.get('version')}, not {SCHEMA} version {VERSION}: "
+                             "rebuild (the build is older than the kit)")
+        if what == "start":
+            running = event["test"]
+        elif what == "test":
+            tests.append(test_verdict(event))
+            running = None
+        elif what == "crash":
+            running, signal = event["test"] or running, event["signal"]
+        elif what == "end":
+            finished = True
+    if not lines:
+        return None
+    return VerdictStream(tests, finished, running, signal)
 
 
-def gtest_cases(report: dict) -> list:
-    cases = []
-    for suite in report.get("testsuites", []):
-        for test in suite.get("testsuite", []):
-            texts = tuple(utf8_text(failure.get("failure", ""))
-                          for failure in test.get("failures", []))
-            if test.get("status") == "NOTRUN":
-                outcome = "not run"
-            elif test.get("result") == "SKIPPED":
-                outcome = "skipped"
-            else:
-                outcome = "failed" if texts else "passed"
-            cases.append(GtestCase(name=f"{suite['name']}.{test['name']}",
-                                   value_case=test.get("attn_case"), outcome=outcome,
-                                   failure=failure_message(texts[0]) if texts else "",
-                                   texts=texts))
-    return cases
-
-
-def utf8_text(text: str) -> str:
-    """GoogleTest 1.12's JSON escapes each byte of UTF-8 text on its own ("Ã\u0097" for
-    "×"); those code points below 256 are the original bytes, so decode them again."""
-    try:
-        return text.encode("latin-1").decode("utf-8")
-    except (UnicodeEncodeError, UnicodeDecodeError):
-        return text  # already decoded, or not UTF-8: leave it as it is
-
-
-# xtensor's bounds check (XTENSOR_ENABLE_ASSERT) throws "<its header>:438: check
-# failed\n\tindex 6 is out of bounds for axis 0 with size 6"; the student needs the second
-# half only.
-BOUNDS_CHECK = re.compile(r"\S*xtensor/\S+\.hpp:\d+: check failed\s+(index \d+ is out of "
-                          r"bounds for axis \d+) with size (\d+)")
-
-
-def readable_failure(text: str) -> str:
-    return BOUNDS_CHECK.sub(r"\1 (size \2)", text)
-
-
-def failure_body(text: str) -> str:
-    """A failure's text without GoogleTest's "file:line" (or "unknown file") and "Failed"
-    lines, an uncaught exception unwrapped."""
-    lines = readable_failure(text).splitlines()
-    if lines and re.match(r".*:\d+$|unknown file$", lines[0]):
-        lines = lines[1:]
-    if lines and lines[0] == "Failed":  # ADD_FAILURE(), ADD_FAILURE_AT() and FAIL() say so
-        lines = lines[1:]
-    body = "\n".join(lines)
-    return re.sub(r'^C\+\+ exception with description "(.*)" thrown in the test body\.$',
-                  r"\1", body, flags=re.DOTALL)
-
-
-def failure_message(text: str) -> str:
-    """The line of a GoogleTest failure that says what went wrong."""
-    lines = failure_body(utf8_text(text)).splitlines()
-    return lines[0] if lines else ""
+def test_verdict(event: dict) -> TestVerdict:
+    failures = []
+    for failure in event.get("failures", []):
+        compared = failure.get("comparison", {})
+        failures.append(Failure(kind=failure["kind"], message=failure["message"],
+                                text=failure["text"], mistake=compared.get("mistake", ""),
+                                hint=compared.get("hint", ""), worst=compared.get("worst")))
+    return TestVerdict(name=event["test"], value_case=event.get("case"),
+                       outcome=event["status"], failures=tuple(failures))

@@ -101,12 +101,13 @@ def stub_problems(kit: Kit, preset: str, ctest_results: dict) -> list:
     """Every stub's tests fail, each failure naming the stub file, none crash."""
     problems = []
     for ex in kit.exercises:
-        cases = reports.read_gtest_report(build.gtest_report_path(kit, preset, ex))
-        if cases is None:
+        stream = reports.read_verdicts(build.verdicts_path(kit, preset, ex))
+        if stream is None or not stream.finished:
             reason = progress.missing_report_reason(
-                kit, ex, preset, ctest_results.get(f"ex{ex['id']}.exercises"))
+                kit, ex, ctest_results.get(f"ex{ex['id']}.exercises"), stream)
             problems.append(f"{ex['stub']}: {reason}")
             continue
+        cases = stream.tests
         failed = [case for case in cases if case.outcome == "failed"]
         passed = [case.name for case in cases if case.outcome == "passed"]
         if passed:

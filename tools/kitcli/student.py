@@ -69,15 +69,15 @@ def status(kit: Kit) -> int:
 def known_done(kit: Kit, ex: dict) -> bool:
     """Done by the report its last full run left (status or check), if that run saw the
     file as it is now: an untouched stub, or a file saved since, is never known done."""
-    report = build.gtest_report_path(kit, "default", ex)
+    path = build.verdicts_path(kit, "default", ex)
     try:
-        if report.stat().st_mtime < (kit.root / ex["stub"]).stat().st_mtime:
+        if path.stat().st_mtime < (kit.root / ex["stub"]).stat().st_mtime:
             return False
     except OSError:
         return False
-    cases = reports.read_gtest_report(report)
-    return (cases is not None and not stubs.is_pristine(kit, ex)
-            and progress.verdict(ex, cases, program_passed=True).name == progress.DONE)
+    stream = reports.read_verdicts(path)
+    return (stream is not None and stream.finished and not stubs.is_pristine(kit, ex)
+            and progress.verdict(ex, stream.tests, program_passed=True).name == progress.DONE)
 
 
 def chosen(kit: Kit, number: str | None) -> dict:
@@ -95,23 +95,19 @@ def chosen(kit: Kit, number: str | None) -> dict:
 
 @dataclass(frozen=True)
 class TestRun:
-    end: build.ProgramEnd
-    cases: list | None  # None: the program wrote no report (a crash, a timeout, an exit)
+    end: build.ProgramEnd  # its output is only what the code under test printed (--attn-quiet)
+    cases: list | None  # None: the program did not run every test (a crash, a timeout, an exit)
     running: str | None  # the test it was running when it hung or crashed
 
 
-def run_tests(kit: Kit, ex: dict, program, selection: list, report) -> TestRun:
-    report.parent.mkdir(parents=True, exist_ok=True)
-    report.unlink(missing_ok=True)
-    running = progress.progress_file(kit, "default", ex)
-    running.unlink(missing_ok=True)
-    end = build.run_program(program, ["--gtest_brief=1", f"--gtest_output=json:{report}",
-                                      f"--attn-progress={running}", *selection],
+def run_tests(kit: Kit, program, selection: list, verdicts) -> TestRun:
+    verdicts.parent.mkdir(parents=True, exist_ok=True)
+    verdicts.unlink(missing_ok=True)
+    end = build.run_program(program, ["--attn-quiet", f"--attn-verdicts={verdicts}", *selection],
                             kit.test_timeout_s, kit.root)
-    return TestRun(end, reports.read_gtest_report(report), progress.running_test(running))
-
-
-NON_FINITE_GOT = re.compile(r"got -?(nan|inf)\b, expected -?(?!nan|inf)[\d.]")
+    stream = reports.read_verdicts(verdicts)
+    finished = stream is not None and stream.finished
+    return TestRun(end, stream.tests if finished else None, stream.running if stream else None)
 
 
 def memory_error_signs(first: TestRun, again: TestRun | None) -> str | None:
@@ -120,7 +116,7 @@ def memory_error_signs(first: TestRun, again: TestRun | None) -> str | None:
     if first.cases is None:  # a signal is a crash; a timeout or an exit() is not
         return "it crashed" if first.end.signal is not None else None
     failed = [case for case in first.cases if case.outcome == "failed"]
-    if any(NON_FINITE_GOT.search(case.explanation) for case in failed):
+    if any(failure.non_finite_where_finite for case in failed for failure in case.failures):
         return "it returned nan or inf where the answer is finite"
     if again is not None and again.cases is not None and (
             [case.texts for case in first.cases] != [case.texts for case in again.cases]):
@@ -138,13 +134,13 @@ def sanitizer_verdict(kit: Kit, ex: dict, selection: list, why: str) -> list | N
     if not built:
         say(f"  (the AddressSanitizer build failed; {from_here(kit.root, BUILD_LOG)} says why)")
         return None
-    running = build.reports_dir(kit, "default") / f"ex{ex['id']}.asan.running"
-    running.unlink(missing_ok=True)
+    verdicts = build.reports_dir(kit, "default") / f"ex{ex['id']}.asan.verdicts"
+    verdicts.unlink(missing_ok=True)
     environment = dict(os.environ, ASAN_OPTIONS="detect_leaks=0:halt_on_error=1",
                        UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1")
     try:
         result = subprocess.run([str(build.build_dir(kit, "default") / "bin" / target),
-                                 "--gtest_brief=1", f"--attn-progress={running}", *selection],
+                                 "--attn-quiet", f"--attn-verdicts={verdicts}", *selection],
                                 cwd=kit.root, env=environment, stdout=subprocess.PIPE,
                                 stderr=subprocess.STDOUT, text=True, errors="replace",
                                 timeout=4 * kit.test_timeout_s)
@@ -155,7 +151,8 @@ def sanitizer_verdict(kit: Kit, ex: dict, selection: list, why: str) -> list | N
     if report is None:
         say(f"  AddressSanitizer found no memory error ({time.monotonic() - started:.0f} s).")
         return None
-    return diagnose.render_sanitizer(kit, ex, report, progress.running_test(running),
+    stream = reports.read_verdicts(verdicts)
+    return diagnose.render_sanitizer(kit, ex, report, stream.running if stream else None,
                                      lambda path: from_here(kit.root, path))
 
 
@@ -163,7 +160,7 @@ def failure_key(case) -> str:
     """Failures alike: the same named mistake, or texts that differ only in the case's
     folder, the dim it passes, and, for a call that threw, the arguments it was called with
     (the same throw on every shape); a stub's argument checks fail as its value cases do."""
-    family = progress.mistake_family(case.failure)
+    family = progress.mistake_family(case)
     if family:
         return "mistake: " + family
     key = re.sub(r"dim=-?\d+", "dim=…", re.sub(r"\b\d\d_\w+/[\w.-]+/", "…/",
@@ -194,7 +191,7 @@ def failure_screen(failed: list, everything: bool = False) -> list:
     # The mistake most failing cases are named by is the one shown in full: on some cases
     # (a symmetric input) two mistakes give the same tensor, and neither is named there.
     counted = Counter(failure_key(case) for case, also in groups for _ in range(1 + len(also))
-                      if progress.mistake_family(case.failure))
+                      if progress.mistake_family(case))
     if counted:
         most = counted.most_common(1)[0][0]
         groups.sort(key=lambda group: failure_key(group[0]) != most)
@@ -239,17 +236,6 @@ def function_summary(cases: list) -> list:
     return lines
 
 
-def printed_by_the_code(console: str, cases: list) -> list:
-    """What the student's code printed: the console output without GoogleTest's."""
-    for case in cases or []:
-        for text in case.texts:
-            location, _, rest = text.partition("\n")
-            console = console.replace(f"{location}: Failure\n{rest}\n", "", 1)
-    gtest_line = re.compile(r"^(\[ *[A-Z=-]+ *\]|Running main\(\) from|Note: Google Test "
-                            r"filter|\s*YOU HAVE \d+ DISABLED|\d+ FAILED TESTS?$)")
-    return [line for line in console.splitlines() if line.strip() and not gtest_line.match(line)]
-
-
 def check(kit: Kit, number: str | None, pattern: str | None = None,
           sanitize: bool = False, everything: bool = False) -> int:
     """Builds and runs one exercise's test program directly and explains what it saw."""
@@ -278,15 +264,15 @@ def check(kit: Kit, number: str | None, pattern: str | None = None,
         say()
 
     selection = [f"--gtest_filter=*{pattern}*"] if pattern else []
-    report = (build.gtest_report_path(kit, "default", ex) if not pattern else
-              build.reports_dir(kit, "default") / f"ex{ex['id']}.subset.json")
-    first = run_tests(kit, ex, program, selection, report)
+    verdicts = (build.verdicts_path(kit, "default", ex) if not pattern else
+                build.reports_dir(kit, "default") / f"ex{ex['id']}.subset.verdicts")
+    first = run_tests(kit, program, selection, verdicts)
     failed = [case for case in first.cases or [] if case.outcome == "failed"]
-    again = run_tests(kit, ex, program, selection, report) if failed else None
+    again = run_tests(kit, program, selection, verdicts) if failed else None
     why = memory_error_signs(first, again) or ("you asked for it (--asan)" if sanitize else None)
     memory_error = sanitizer_verdict(kit, ex, selection, why) if why else None
 
-    printed = printed_by_the_code(first.end.output, first.cases)
+    printed = [line for line in first.end.output.splitlines() if line.strip()]
     if printed:
         cut = len(printed) > PRINTED_LINES_SHOWN
         say(f"Your code printed{' (its last lines)' if cut else ''}:")

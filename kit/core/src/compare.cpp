@@ -94,13 +94,19 @@ const known_mistake* diagnose(const any_tensor& actual, const expected_golden& g
     return nullptr;
 }
 
-// "[4, 1]": the multi-index of a flat (row-major) position, as a student would index it.
-std::string index_string(std::size_t flat, const std::vector<std::size_t>& shape) {
+// The multi-index of a flat (row-major) position.
+std::vector<std::size_t> multi_index(std::size_t flat, const std::vector<std::size_t>& shape) {
     std::vector<std::size_t> index(shape.size());
     for (std::size_t d = shape.size(); d-- > 0;) {
         index[d] = flat % shape[d];
         flat /= shape[d];
     }
+    return index;
+}
+
+// "[4, 1]": a flat position as a student would index it.
+std::string index_string(std::size_t flat, const std::vector<std::size_t>& shape) {
+    const auto index = multi_index(flat, shape);
     std::ostringstream out;
     out << '[';
     for (std::size_t d = 0; d < index.size(); ++d) out << (d ? ", " : "") << index[d];
@@ -181,6 +187,10 @@ void hint_uninitialised(comparison& verdict, const any_tensor& actual) {
 comparison compare(const any_tensor& actual, const expected_golden& expected) {
     comparison verdict;
     const auto expected_shape = shape_of(expected.tensor);
+    verdict.got_shape = shape_of(actual);
+    verdict.expected_shape = expected_shape;
+    verdict.got_dtype = dtype_name(actual);
+    verdict.expected_dtype = dtype_name(expected.tensor);
     if (!same_type_and_shape(actual, expected.tensor)) {
         name_the_mistake(verdict, diagnose(actual, expected));
         const bool dtype_differs = actual.index() != expected.tensor.index();
@@ -207,6 +217,9 @@ comparison compare(const any_tensor& actual, const expected_golden& expected) {
     for (const auto& m : mismatches) {
         if (m.times_tolerance > worst->times_tolerance) worst = &m;
     }
+    verdict.differing = mismatches.size();
+    verdict.worst = {{multi_index(worst->flat_index, expected_shape), worst->actual,
+                      worst->expected, worst->times_tolerance}};
     const std::string got_and_expected = "got " + number(worst->actual) + ", expected " +
                                          number(worst->expected) + " (" +
                                          times(worst->times_tolerance, allowed.exact()) + ")";

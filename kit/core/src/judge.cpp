@@ -2,6 +2,7 @@
 #include "kit/judge.hpp"
 
 #include "kit/npy.hpp"
+#include "kit/verdict_json.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -108,6 +109,9 @@ case_verdict judge_case(const golden_store& cases, const case_entry& entry, cons
                                     : output.withheld_reason;
             }
             output.details.clear();
+            output.expected_shape.clear();
+            output.expected_dtype.clear();
+            for (auto& worst : output.worst) worst.expected = 0;
         }
         verdict.passed = verdict.passed && output.passed;
         verdict.outputs.push_back({name, std::move(output)});
@@ -167,17 +171,17 @@ void write_file_atomically(const fs::path& path, const std::string& text) {
 }
 
 std::string verdicts_json(const golden_store& cases, const std::vector<case_verdict>& verdicts) {
-    nlohmann::json json = {{"case_set", cases.case_set()}, {"cases", nlohmann::json::array()}};
+    nlohmann::json json = {{"schema", "attn-kit/judge-verdicts"},
+                           {"version", verdict_schema_version},
+                           {"case_set", cases.case_set()},
+                           {"cases", nlohmann::json::array()}};
     std::size_t passed = 0;
     for (const auto& verdict : verdicts) {
         nlohmann::json outputs = nlohmann::json::array();
         for (const auto& [name, result] : verdict.outputs) {
-            outputs.push_back({{"name", name},
-                               {"passed", result.passed},
-                               {"reason", result.reason},
-                               {"mistake", result.mistake},
-                               {"hint", result.hint},
-                               {"details", result.details}});
+            nlohmann::json output = comparison_json(result);
+            output["name"] = name;
+            outputs.push_back(std::move(output));
         }
         json["cases"].push_back({{"case", verdict.case_path},
                                  {"exercise", verdict.exercise},

@@ -26,7 +26,7 @@ protected:
                    const any_tensor& value) override {
         write_npy(folder_ / (name + ".npy"), value);
     }
-    void on_throw(const std::string& failure, const char*, int) override {
+    void on_throw(const std::string& failure, bool, const char*, int) override {
         write_error(folder_, failure);
     }
 

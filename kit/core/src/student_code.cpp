@@ -72,13 +72,14 @@ std::string readable_message(const std::string& what) {
 }
 
 std::string failure_of(const std::function<void()>& code, const std::string& call,
-                       const std::string& arguments) {
+                       const std::string& arguments, bool* stub) {
     const std::string called_with = arguments.empty() ? "" : " — called with " + arguments;
     try {
         code();
         return "";
-    } catch (const attn::not_implemented& stub) {
-        return stub.what();
+    } catch (const attn::not_implemented& not_yet) {
+        if (stub != nullptr) *stub = true;
+        return not_yet.what();
     } catch (const std::exception& error) {
         return call + " threw " + type_name(error) + ": \"" + readable_message(error.what()) +
                "\"" + called_with;

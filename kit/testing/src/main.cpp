@@ -1,8 +1,10 @@
 // kit/testing/src/main.cpp — main() of every exercise's test program: a test or a runner.
 //
 //   test_ex03_exercises [gtest flags]        every case of the kit's case set as a GoogleTest
-//     [--attn-progress=FILE]                 test, plus the file's plain TESTs; FILE names
-//                                            the test running (see progress_file)
+//     [--attn-verdicts=FILE] [--attn-quiet]  test, plus the file's plain TESTs. FILE: the
+//                                            verdict stream (kit/verdicts.hpp), what tools/kit
+//                                            reads; --attn-quiet: no GoogleTest output, so
+//                                            what the program prints is the code's own
 //   test_ex03_exercises --attn-run-cases=DIR --attn-results=OUT [--attn-case=PATH[,PATH...]]
 //                                            the runner (kit/runner.hpp): results only, of
 //                                            every case or of the listed case paths
@@ -16,6 +18,7 @@
 //     on them.
 #include "kit/runner.hpp"
 #include "kit/testing.hpp"
+#include "kit/verdicts.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -29,6 +32,12 @@
 namespace attn::kit {
 namespace {
 
+// A GoogleTest failure at file:line whose facts go to the verdict stream.
+void fail_at(const char* file, int line, const std::string& text, failure_facts facts) {
+    note_failure(text, std::move(facts));
+    ADD_FAILURE_AT(file, line) << text;
+}
+
 // A case as one GoogleTest test: each output compared with its golden where it is produced.
 class case_test : public ::testing::Test {
 public:
@@ -40,8 +49,8 @@ public:
             assertion_context context(golden_store::instance(), entry_);
             run_case(kind_, context);
             context.require_every_output(kind_);
-        } catch (const std::exception& error) {
-            ADD_FAILURE_AT(kind_.file, kind_.line) << error.what();
+        } catch (const std::exception& error) {  // a broken case set: the kit's defect
+            fail_at(kind_.file, kind_.line, error.what(), {"kit", "", {}});
         }
     }
 
@@ -54,9 +63,10 @@ private:
             if (stopped_) return;
             for (const auto& name : entry_.expected) {
                 if (std::count(produced_.begin(), produced_.end(), name) == 0) {
-                    ADD_FAILURE_AT(kind.file, kind.line)
-                        << "case " << entry_.path << " expects the output " << name
-                        << ", which ATTN_CASE(" << kind.kind << ") never produces";
+                    fail_at(kind.file, kind.line,
+                            "case " + entry_.path + " expects the output " + name +
+                                ", which ATTN_CASE(" + kind.kind + ") never produces",
+                            {"kit", "", {}});
                 }
             }
         }
@@ -67,16 +77,21 @@ private:
             produced_.push_back(name);
             const auto& expected = entry_.expected;
             if (std::find(expected.begin(), expected.end(), name) == expected.end()) {
-                ADD_FAILURE_AT(file, line) << "case " << entry_.path << " records no output "
-                                           << name << "; the test and tools/record disagree";
+                fail_at(file, line,
+                        "case " + entry_.path + " records no output " + name +
+                            "; the test and tools/record disagree",
+                        {"kit", "", {}});
                 return;
             }
-            const auto verdict = result_matches(call, value, store_.expected(entry_.file(name)));
-            if (!verdict) ADD_FAILURE_AT(file, line) << verdict.message();
+            const expected_golden golden = store_.expected(entry_.file(name));
+            const comparison compared = compare(value, golden);
+            if (!compared.passed) {
+                fail_at(file, line, explain(call, golden, compared), {"mismatch", name, compared});
+            }
         }
-        void on_throw(const std::string& failure, const char* file, int line) override {
+        void on_throw(const std::string& failure, bool stub, const char* file, int line) override {
             stopped_ = true;
-            ADD_FAILURE_AT(file, line) << failure;
+            fail_at(file, line, failure, {stub ? "not_implemented" : "threw", "", {}});
         }
 
     private:
@@ -92,7 +107,7 @@ private:
 class failing_test : public ::testing::Test {
 public:
     explicit failing_test(std::string message) : message_(std::move(message)) {}
-    void TestBody() override { ADD_FAILURE() << message_; }
+    void TestBody() override { fail_at(__FILE__, __LINE__, message_, {"kit", "", {}}); }
 
 private:
     std::string message_;
@@ -155,6 +170,14 @@ std::string option(int argc, char** argv, const std::string& name) {
     return "";
 }
 
+// Whether `--name` is among the arguments.
+bool has_flag(int argc, char** argv, const std::string& name) {
+    for (int i = 1; i < argc; ++i) {
+        if (argv[i] == "--" + name) return true;
+    }
+    return false;
+}
+
 // "a,b,,c" as {"a", "b", "c"}.
 std::vector<std::string> comma_list(const std::string& text) {
     std::vector<std::string> items;
@@ -166,26 +189,6 @@ std::vector<std::string> comma_list(const std::string& text) {
     }
     return items;
 }
-
-// Writes the name of each test as it starts to a file, and removes the file when every test
-// has run: after a timeout or a crash, which leave no report, the file names the test that
-// hung or crashed.
-class progress_file : public ::testing::EmptyTestEventListener {
-public:
-    explicit progress_file(std::filesystem::path path) : path_(std::move(path)) {}
-
-    void OnTestStart(const ::testing::TestInfo& test) override {
-        std::ofstream(path_, std::ios::trunc)
-            << test.test_suite_name() << '.' << test.name() << '\n';
-    }
-    void OnTestProgramEnd(const ::testing::UnitTest&) override {
-        std::error_code ignored;
-        std::filesystem::remove(path_, ignored);
-    }
-
-private:
-    std::filesystem::path path_;
-};
 
 int run_as_runner(int argc, char** argv) {
     const std::string results = option(argc, argv, "attn-results");
@@ -224,10 +227,17 @@ int main(int argc, char** argv) {
     // Line by line, so what the student printed before a hang reaches the reader.
     std::setvbuf(stdout, nullptr, _IOLBF, BUFSIZ);
     ::testing::InitGoogleTest(&argc, argv);
-    const std::string progress = attn::kit::option(argc, argv, "attn-progress");
-    if (!progress.empty()) {
-        ::testing::UnitTest::GetInstance()->listeners().Append(
-            new attn::kit::progress_file(progress));
+    auto& listeners = ::testing::UnitTest::GetInstance()->listeners();
+    if (attn::kit::has_flag(argc, argv, "attn-quiet"))
+        delete listeners.Release(listeners.default_result_printer());
+    const std::string verdicts = attn::kit::option(argc, argv, "attn-verdicts");
+    if (!verdicts.empty()) {
+        try {
+            attn::kit::write_verdicts_to(verdicts, std::filesystem::path(argv[0]).filename());
+        } catch (const std::exception& error) {
+            std::cerr << error.what() << '\n';
+            return 2;
+        }
     }
     attn::kit::register_case_tests();
     return RUN_ALL_TESTS();

@@ -81,6 +81,7 @@ check_verdict rejection_verdict(const rejection& spec, const call_outcome& valid
                (outcome.message.empty() ? "" : ": \"" + outcome.message + "\"");
     };
     check_verdict verdict;
+    verdict.not_implemented = valid.not_implemented;
     if (valid.not_implemented) {
         verdict.message =
             valid.message + "; its argument checks are tested once it returns a value";
@@ -100,6 +101,11 @@ check_verdict rejection_verdict(const rejection& spec, const call_outcome& valid
                       ", but it must throw " + spec.error_type + " for " + spec.bad_input + ", " +
                       expected_words(spec.expected) + ".\n" + check_hint(spec.check);
     return verdict;
+}
+
+void note_check(const check_verdict& verdict) {
+    if (verdict.passed) return;
+    note_failure(verdict.message, {verdict.not_implemented ? "not_implemented" : "check", "", {}});
 }
 
 }  // namespace attn::kit

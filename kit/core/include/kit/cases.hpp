@@ -67,10 +67,11 @@ public:
     auto result(const std::string& name, const char* call_text, const char* file, int line,
                 Call&& call) {
         std::optional<decltype(evaluated(call()))> value;
+        bool stub = false;
         const std::string failure = failure_of([&] { value.emplace(evaluated(call())); }, call_text,
-                                               arguments_of(call_text, loaded_));
+                                               arguments_of(call_text, loaded_), &stub);
         if (!failure.empty()) {
-            on_throw(failure, file, line);
+            on_throw(failure, stub, file, line);
             throw case_stopped{};
         }
         on_result(name, call_text, file, line, to_any_tensor(*value));
@@ -80,7 +81,8 @@ public:
 protected:
     virtual void on_result(const std::string& name, const std::string& call, const char* file,
                            int line, const any_tensor& value) = 0;
-    virtual void on_throw(const std::string& failure, const char* file, int line) = 0;
+    // `stub`: what threw was attn::not_implemented, an untouched stub.
+    virtual void on_throw(const std::string& failure, bool stub, const char* file, int line) = 0;
 
     const golden_store& store_;
     const case_entry& entry_;

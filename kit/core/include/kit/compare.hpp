@@ -9,12 +9,29 @@
 
 #include "kit/golden_store.hpp"
 
+#include <cstddef>
 #include <string>
+#include <vector>
 
 namespace attn::kit {
 
+// The element furthest past the tolerance.
+struct worst_element {
+    std::vector<std::size_t> index;  // {4, 1}; {} for a 0-d value
+    double got = 0;
+    double expected = 0;
+    double times_tolerance = 0;  // |got - expected| / allowed; infinite for nan, inf, exact dtypes
+};
+
 struct comparison {
     bool passed = false;
+    // What was compared, for a reader that wants the facts rather than the sentence (the
+    // verdict files, docs/verdicts.md): shapes and dtypes; on a value mismatch, how many
+    // values differ and the worst of them.
+    std::vector<std::size_t> got_shape, expected_shape;
+    std::string got_dtype, expected_dtype;
+    std::size_t differing = 0;         // values beyond the tolerance (0 when shape or dtype differ)
+    std::vector<worst_element> worst;  // one element on a value mismatch, else none
     std::string reason;   // one line: "6 of 6 values differ; worst at [4]: got ..., expected ..."
     std::string mistake;  // the recorded mistake the result equals, or ""
     std::string hint;     // that mistake's hint

@@ -35,8 +35,9 @@ std::string type_name(const std::exception& error);
 std::string readable_message(const std::string& what);
 
 // Runs `code`; returns "" if it returned normally, else the one line that says what threw.
-// `arguments` is what arguments_of says about the call ("" leaves out "called with").
+// `arguments` is what arguments_of says about the call ("" leaves out "called with");
+// `*stub`, if given, says whether what threw was attn::not_implemented (an untouched stub).
 std::string failure_of(const std::function<void()>& code, const std::string& call,
-                       const std::string& arguments = "");
+                       const std::string& arguments = "", bool* stub = nullptr);
 
 }  // namespace attn::kit

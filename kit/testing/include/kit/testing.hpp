@@ -10,6 +10,7 @@
 #include "kit/cases.hpp"
 #include "kit/compare.hpp"
 #include "kit/golden_store.hpp"
+#include "kit/verdicts.hpp"
 
 #include <gtest/gtest.h>
 
@@ -41,6 +42,7 @@
         const ::attn::kit::check_verdict attn_check_verdict = ::attn::kit::rejects<error_type>( \
             {#valid_call, #invalid_call, bad_input, #error_type, expected, check},              \
             [&] { static_cast<void>(valid_call); }, [&] { static_cast<void>(invalid_call); });  \
+        ::attn::kit::note_check(attn_check_verdict);                                            \
         if (attn_check_verdict.valid_call_failed) FAIL() << attn_check_verdict.message;         \
         if (!attn_check_verdict.passed) ADD_FAILURE() << attn_check_verdict.message;            \
     } while (false)
@@ -116,11 +118,15 @@ call_outcome expected_type_outcome(const std::exception& error);
 struct check_verdict {
     bool passed = true;
     bool valid_call_failed = false;  // the check was not tested: the test stops
+    bool not_implemented = false;    // because the valid call is still the stub
     std::string message;             // why it failed, at most three lines
 };
 
 check_verdict rejection_verdict(const rejection& spec, const call_outcome& valid,
                                 const call_outcome& invalid);
+
+// Tells the verdict stream what a failing verdict's failure is (a check, or the stub).
+void note_check(const check_verdict& verdict);
 
 template <class Error, class Valid, class Invalid>
 check_verdict rejects(const rejection& spec, Valid&& valid, Invalid&& invalid) {

@@ -1,0 +1,46 @@
+// kit/verdicts.hpp — the test programs' verdict stream: what tools/kit reads, never GoogleTest's
+// text.
+//
+// `test_exNN_... --attn-verdicts=FILE` appends one JSON object per line to FILE (JSON Lines),
+// each written whole with one write(2), so a reader sees every line a crashed or killed
+// program finished:
+//
+//   {"event": "program", "schema": "attn-kit/test-verdicts", "version": 1, "program": ...}
+//   {"event": "start", "test": "softmax_matrix.rows_notebook"}
+//   {"event": "test", "test": ..., "case": "03_softmax/rows_notebook" or null,
+//    "status": "passed" | "failed" | "skipped" | "not run", "failures": [...]}
+//   {"event": "crash", "test": ..., "signal": "SIGSEGV"}     (from the signal handler)
+//   {"event": "end", "tests": 12, "failed": 3}
+//
+// A failure is {"kind", "message", "text", "file", "line", ...}: its kind says who found it,
+// and the kit's own failures add their facts (a mismatch its output and comparison, a throw
+// whether it was the stub's not_implemented). docs/verdicts.md is the schema.
+#pragma once
+
+#include "kit/compare.hpp"
+
+#include <string>
+
+namespace attn::kit {
+
+// What the kit knows of a failure beyond its text.
+struct failure_facts {
+    // "mismatch" (a result differs from its golden), "threw" (the code under test threw),
+    // "not_implemented" (it is still the stub), "check" (an argument check failed), "kit" (the
+    // case set or a test file is broken); a failure the kit did not note is an "assertion".
+    std::string kind;
+    std::string output;   // a mismatch: the output's name ("weights")
+    comparison compared;  // a mismatch: the comparison
+};
+
+// Records `facts` for the GoogleTest failure with the text `text` that the caller adds next
+// (ADD_FAILURE_AT(...) << text, or FAIL() << text): the verdict stream pairs them by text.
+void note_failure(const std::string& text, failure_facts facts);
+
+// Appends the verdict stream of this program's tests to `path`, and names the test that was
+// running if the program dies of a signal (SIGSEGV, SIGABRT, SIGFPE, SIGBUS, SIGILL): the
+// handler writes that line, then lets the signal do what it did before (a sanitizer's report,
+// or the default: the program dies of it). Call once, before RUN_ALL_TESTS().
+void write_verdicts_to(const std::string& path, const std::string& program);
+
+}  // namespace attn::kit

@@ -1,0 +1,231 @@
+// kit/testing/src/verdicts.cpp — the verdict stream of a test program (kit/verdicts.hpp).
+#include "kit/verdicts.hpp"
+
+#include "kit/verdict_json.hpp"
+
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <fcntl.h>
+#include <stdexcept>
+#include <unistd.h>
+#include <utility>
+#include <vector>
+
+namespace attn::kit {
+namespace {
+
+std::vector<std::pair<std::string, failure_facts>>& noted() {
+    static std::vector<std::pair<std::string, failure_facts>> failures;
+    return failures;
+}
+
+// The facts noted for the failure with this text, if any (each is used once).
+failure_facts take_facts(const std::string& text) {
+    auto& failures = noted();
+    for (auto it = failures.begin(); it != failures.end(); ++it) {
+        if (it->first == text) {
+            failure_facts facts = std::move(it->second);
+            failures.erase(it);
+            return facts;
+        }
+    }
+    return {"assertion", "", {}};
+}
+
+int stream = -1;  // the verdict file, opened for appending
+
+// Writes all of `text` with as few write(2) calls as the kernel allows (one, for a line of
+// a regular file): safe in a signal handler.
+void write_all(const char* text, std::size_t size) {
+    while (size > 0) {
+        const ssize_t done = ::write(stream, text, size);
+        if (done < 0 && errno == EINTR) continue;
+        if (done <= 0) return;  // a full disk: the reader sees a stream that stops early
+        text += done;
+        size -= static_cast<std::size_t>(done);
+    }
+}
+
+void write_line(const nlohmann::json& json) {
+    const std::string line = json_line(json) + "\n";
+    write_all(line.data(), line.size());
+}
+
+// ---- the crash line --------------------------------------------------------------------
+
+constexpr std::array<int, 5> fatal_signals = {SIGSEGV, SIGABRT, SIGFPE, SIGBUS, SIGILL};
+std::array<struct sigaction, fatal_signals.size()> previous{};
+
+// `{"event":"crash","test":"<the test running>","signal":"` , prepared when each test starts:
+// the handler may only copy bytes.
+std::array<char, 2048> crash_prefix{};
+std::size_t crash_prefix_size = 0;
+
+const char* signal_name(int signal) {
+    switch (signal) {
+        case SIGSEGV:
+            return "SIGSEGV";
+        case SIGABRT:
+            return "SIGABRT";
+        case SIGFPE:
+            return "SIGFPE";
+        case SIGBUS:
+            return "SIGBUS";
+        default:
+            return "SIGILL";
+    }
+}
+
+void prepare_crash_line(const std::string& test) {
+    const std::string prefix = R"({"event":"crash","test":)" + json_line(test) + R"(,"signal":")";
+    crash_prefix_size = prefix.size() <= crash_prefix.size() ? prefix.size() : 0;
+    std::memcpy(crash_prefix.data(), prefix.data(), crash_prefix_size);
+}
+
+void on_fatal_signal(int signal, siginfo_t* info, void* context) {
+    std::array<char, 2048 + 32> line{};
+    std::size_t size = crash_prefix_size;
+    std::memcpy(line.data(), crash_prefix.data(), size);
+    const char* name = signal_name(signal);
+    const std::size_t name_size = std::strlen(name);
+    std::memcpy(line.data() + size, name, name_size);
+    size += name_size;
+    std::memcpy(line.data() + size, "\"}\n", 3);
+    size += 3;
+    if (crash_prefix_size > 0) write_all(line.data(), size);
+
+    // Then what the signal did before: a sanitizer's handler (its report names the line),
+    // or the default action, which ends the program with this signal.
+    for (std::size_t i = 0; i < fatal_signals.size(); ++i) {
+        if (fatal_signals[i] != signal) continue;
+        const struct sigaction& before = previous[i];
+        if ((before.sa_flags & SA_SIGINFO) != 0 && before.sa_sigaction != nullptr) {
+            before.sa_sigaction(signal, info, context);
+        } else if (before.sa_handler != SIG_DFL && before.sa_handler != SIG_IGN) {
+            before.sa_handler(signal);
+        }
+        ::sigaction(signal, &before, nullptr);
+        ::raise(signal);
+    }
+}
+
+void install_crash_handler() {
+    for (std::size_t i = 0; i < fatal_signals.size(); ++i) {
+        struct sigaction action {};
+        action.sa_sigaction = on_fatal_signal;
+        action.sa_flags = SA_SIGINFO | SA_ONSTACK;
+        sigemptyset(&action.sa_mask);
+        ::sigaction(fatal_signals[i], &action, &previous[i]);
+    }
+}
+
+// ---- the listener ----------------------------------------------------------------------
+
+std::string full_name(const ::testing::TestInfo& test) {
+    return std::string(test.test_suite_name()) + "." + test.name();
+}
+
+// The "attn_case" property a value case records (kit/testing/src/main.cpp), or null.
+nlohmann::json case_of(const ::testing::TestResult& result) {
+    for (int i = 0; i < result.test_property_count(); ++i) {
+        const auto& property = result.GetTestProperty(i);
+        if (std::strcmp(property.key(), "attn_case") == 0) return property.value();
+    }
+    return nullptr;
+}
+
+std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
+
+class verdict_stream : public ::testing::EmptyTestEventListener {
+public:
+    explicit verdict_stream(std::string program) : program_(std::move(program)) {}
+
+    void OnTestProgramStart(const ::testing::UnitTest&) override {
+        write_line({{"event", "program"},
+                    {"schema", "attn-kit/test-verdicts"},
+                    {"version", verdict_schema_version},
+                    {"program", program_}});
+    }
+
+    void OnTestStart(const ::testing::TestInfo& test) override {
+        failures_ = nlohmann::json::array();
+        write_line({{"event", "start"}, {"test", full_name(test)}});
+        prepare_crash_line(full_name(test));
+    }
+
+    void OnTestPartResult(const ::testing::TestPartResult& part) override {
+        if (part.skipped() || part.passed()) return;
+        std::string text = part.message();
+        // ADD_FAILURE(), ADD_FAILURE_AT() and FAIL() start their message with this line.
+        const std::string failed = "Failed\n";
+        if (text.compare(0, failed.size(), failed) == 0) text.erase(0, failed.size());
+        const failure_facts facts = take_facts(text);
+        nlohmann::json failure = {{"kind", facts.kind},
+                                  {"message", first_line(text)},
+                                  {"text", text},
+                                  {"file", part.file_name() ? part.file_name() : ""},
+                                  {"line", part.line_number()}};
+        if (facts.kind == "mismatch") {
+            failure["output"] = facts.output;
+            failure["comparison"] = comparison_json(facts.compared);
+        }
+        failures_.push_back(std::move(failure));
+    }
+
+    void OnTestEnd(const ::testing::TestInfo& test) override {
+        const auto& result = *test.result();
+        const char* status = result.Skipped() ? "skipped" : result.Failed() ? "failed" : "passed";
+        write_test(test, status, failures_);
+        noted().clear();
+        prepare_crash_line("");
+    }
+
+    void OnTestProgramEnd(const ::testing::UnitTest& unit) override {
+        int tests = 0;
+        for (int i = 0; i < unit.total_test_suite_count(); ++i) {
+            const auto& suite = *unit.GetTestSuite(i);
+            for (int j = 0; j < suite.total_test_count(); ++j) {
+                const auto& test = *suite.GetTestInfo(j);
+                if (!test.is_reportable()) continue;  // filtered out
+                ++tests;
+                if (!test.should_run()) write_test(test, "not run", nlohmann::json::array());
+            }
+        }
+        write_line({{"event", "end"}, {"tests", tests}, {"failed", unit.failed_test_count()}});
+    }
+
+private:
+    static void write_test(const ::testing::TestInfo& test, const char* status,
+                           const nlohmann::json& failures) {
+        write_line({{"event", "test"},
+                    {"test", full_name(test)},
+                    {"case", case_of(*test.result())},
+                    {"status", status},
+                    {"failures", failures}});
+    }
+
+    std::string program_;
+    nlohmann::json failures_ = nlohmann::json::array();
+};
+
+}  // namespace
+
+void note_failure(const std::string& text, failure_facts facts) {
+    noted().emplace_back(text, std::move(facts));
+}
+
+void write_verdicts_to(const std::string& path, const std::string& program) {
+    stream = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0666);
+    if (stream < 0) {
+        throw std::runtime_error("--attn-verdicts: cannot write " + path + ": " +
+                                 std::strerror(errno));
+    }
+    ::testing::UnitTest::GetInstance()->listeners().Append(new verdict_stream(program));
+    install_crash_handler();
+}
+
+}  // namespace attn::kit
