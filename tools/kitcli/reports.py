@@ -67,7 +67,6 @@ class Failure:
     message: str  # its first line, in the kit's words
     text: str     # all of it
     mistake: str = ""  # a mismatch: the recorded mistake the result equals, or ""
-    hint: str = ""
     worst: dict | None = None  # a value mismatch: {"index", "got", "expected", ...}
 
     @property
@@ -168,6 +167,6 @@ def test_verdict(event: dict) -> TestVerdict:
         compared = failure.get("comparison", {})
         failures.append(Failure(kind=failure["kind"], message=failure["message"],
                                 text=failure["text"], mistake=compared.get("mistake", ""),
-                                hint=compared.get("hint", ""), worst=compared.get("worst")))
+                                worst=compared.get("worst")))
     return TestVerdict(name=event["test"], value_case=event.get("case"),
                        outcome=event["status"], failures=tuple(failures))
