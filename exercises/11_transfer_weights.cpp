@@ -22,7 +22,7 @@
 //                    [3, 6]]
 // Careful: assigning a Matrix of another shape to to.W_query does not fail in C++ (xtensor
 // resizes the target), where PyTorch's copy_ would refuse. The check at the top of the
-// function (module_checks::require_transferable, in the header) refuses a `to` of the wrong
+// function (checks::require_transferable, in attn/checks.hpp) refuses a `to` of the wrong
 // shape, or a `from` with biases, before anything is copied.
 #include "attn/errors.hpp"
 #include "attn/linear.hpp"
@@ -34,7 +34,7 @@
 namespace attn {
 
 void transfer_weights(const SelfAttention_v2& from, SelfAttention_v1& to) {
-    module_checks::require_transferable("transfer_weights", from, to);
+    checks::require_transferable("transfer_weights", from, to);
 
     // TODO: set to.W_query, to.W_key and to.W_value from from's three weights.
     throw not_implemented("exercises/11_transfer_weights.cpp", "transfer_weights(from, to)");

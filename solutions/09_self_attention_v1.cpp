@@ -17,9 +17,9 @@ namespace attn {
 
 Matrix SelfAttention_v1::forward(const Matrix& x) const {
     const std::string function = "SelfAttention_v1.forward";
-    module_checks::require_same_shape(function, "W_key", W_key, W_query);
-    module_checks::require_same_shape(function, "W_value", W_value, W_query);
-    module_checks::require_tokens(function, x, "W_query", W_query, /*rows_are_d_in=*/true);
+    checks::require_same_shape(function, "W_key", W_key, W_query);
+    checks::require_same_shape(function, "W_value", W_value, W_query);
+    checks::require_tokens(function, x, "W_query", W_query, /*rows_are_d_in=*/true);
 
     const Matrix queries = xt::linalg::dot(x, W_query);  // (T, d_out)
     const Matrix keys = xt::linalg::dot(x, W_key);       // (T, d_out)

@@ -18,9 +18,9 @@ namespace attn {
 
 Matrix SelfAttention_v2::forward(const Matrix& x) const {
     const std::string function = "SelfAttention_v2.forward";
-    module_checks::require_same_shape(function, "W_key.weight", W_key.weight, W_query.weight);
-    module_checks::require_same_shape(function, "W_value.weight", W_value.weight, W_query.weight);
-    module_checks::require_tokens(function, x, "W_query.weight", W_query.weight,
+    checks::require_same_shape(function, "W_key.weight", W_key.weight, W_query.weight);
+    checks::require_same_shape(function, "W_value.weight", W_value.weight, W_query.weight);
+    checks::require_tokens(function, x, "W_query.weight", W_query.weight,
                                   /*rows_are_d_in=*/false);
 
     // nn.Linear's forward: x (T, d_in) @ weight.T (d_in, d_out) + bias (d_out,) -> (T, d_out).

@@ -12,7 +12,7 @@
 namespace attn {
 
 void transfer_weights(const SelfAttention_v2& from, SelfAttention_v1& to) {
-    module_checks::require_transferable("transfer_weights", from, to);
+    checks::require_transferable("transfer_weights", from, to);
 
     // nn.Linear stores weight (d_out, d_in); v1 multiplies x @ W with W (d_in, d_out).
     to.W_query = xt::transpose(from.W_query.weight);

@@ -13,9 +13,7 @@ using attn::kit::kit_line;
 
 ATTN_CASE(self_attention_v1) {
     const auto inputs = the_case.input<2>("inputs");                   // (T, d_in)
-    const attn::SelfAttention_v1 sa_v1{the_case.input<2>("W_query"),   // (d_in, d_out)
-                                       the_case.input<2>("W_key"),     // (d_in, d_out)
-                                       the_case.input<2>("W_value")};  // (d_in, d_out)
+    const auto sa_v1 = attn::SelfAttention_v1::load(the_case.state_dict());  // W: (d_in, d_out)
     ATTN_RESULT("context", sa_v1(inputs));
 }
 
@@ -45,7 +43,7 @@ TEST(SelfAttentionV1Test, ConstructorRejectsProjectionsOfDifferentShapes) {
                "W_query has " + attn::shape_string(W.shape())),
         kit_line(
             "include/attn/self_attention.hpp",
-            R"line(module_checks::require_same_shape("SelfAttention_v1", "W_key", W_key, W_query);)line"));
+            R"line(checks::require_same_shape("SelfAttention_v1", "W_key", W_key, W_query);)line"));
     ATTN_EXPECT_REJECTS(
         sa_v1(inputs), attn::SelfAttention_v1(W, W, wider),
         "W_value of shape " + attn::shape_string(wider.shape()) + ", W_query of " +
@@ -53,7 +51,7 @@ TEST(SelfAttentionV1Test, ConstructorRejectsProjectionsOfDifferentShapes) {
         attn::shape_error, "W_value has shape " + attn::shape_string(wider.shape()),
         kit_line(
             "include/attn/self_attention.hpp",
-            R"line(module_checks::require_same_shape("SelfAttention_v1", "W_value", W_value, W_query);)line"));
+            R"line(checks::require_same_shape("SelfAttention_v1", "W_value", W_value, W_query);)line"));
 }
 
 TEST(SelfAttentionV1Test, ConstructorRejectsEmptyProjections) {
@@ -67,7 +65,7 @@ TEST(SelfAttentionV1Test, ConstructorRejectsEmptyProjections) {
         "projections of shape " + attn::shape_string(empty.shape()), attn::shape_error,
         "W_query is empty",
         kit_line("include/attn/self_attention.hpp",
-                 R"line(module_checks::require_non_empty("SelfAttention_v1", W_query);)line"));
+                 R"line(checks::require_non_empty("SelfAttention_v1", "W_query", W_query);)line"));
 }
 
 TEST(SelfAttentionV1Test, ForwardRejectsInputsOfAnotherWidth) {
@@ -79,7 +77,7 @@ TEST(SelfAttentionV1Test, ForwardRejectsInputsOfAnotherWidth) {
         "x of d_in + 1 = " + std::to_string(wider.shape(1)) + " columns", attn::shape_error,
         all_of("x has shape " + attn::shape_string(wider.shape()),
                "must equal d_in = " + std::to_string(sa_v1.d_in())),
-        R"line(module_checks::require_tokens(function, x, "W_query", W_query, /*rows_are_d_in=*/true);)line");
+        R"line(checks::require_tokens(function, x, "W_query", W_query, /*rows_are_d_in=*/true);)line");
 }
 
 TEST(SelfAttentionV1Test, ForwardRejectsNoTokens) {
@@ -90,7 +88,7 @@ TEST(SelfAttentionV1Test, ForwardRejectsNoTokens) {
         sa_v1(inputs), sa_v1(no_tokens),
         "x with no tokens, shape " + attn::shape_string(no_tokens.shape()), attn::shape_error,
         "x is empty",
-        R"line(module_checks::require_tokens(function, x, "W_query", W_query, /*rows_are_d_in=*/true);)line");
+        R"line(checks::require_tokens(function, x, "W_query", W_query, /*rows_are_d_in=*/true);)line");
 }
 
 TEST(SelfAttentionV1Test, ForwardRejectsParametersChangedToDisagree) {
@@ -104,5 +102,5 @@ TEST(SelfAttentionV1Test, ForwardRejectsParametersChangedToDisagree) {
         "W_value changed to shape " + attn::shape_string(sa_v1.W_value.shape()) +
             ", W_query still " + attn::shape_string(sa_v1.W_query.shape()),
         attn::shape_error, "W_value has shape " + attn::shape_string(sa_v1.W_value.shape()),
-        R"line(module_checks::require_same_shape(function, "W_value", W_value, W_query);)line");
+        R"line(checks::require_same_shape(function, "W_value", W_value, W_query);)line");
 }

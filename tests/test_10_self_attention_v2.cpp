@@ -12,20 +12,16 @@ using attn::kit::all_of;
 using attn::kit::case_input;
 using attn::kit::kit_line;
 
-ATTN_CASE(self_attention_v2) {                        // qkv_bias=False: no biases
+// qkv_bias=False: W_query.weight, ... (d_out, d_in); qkv_bias=True adds W_query.bias, ...
+ATTN_CASE(self_attention_v2) {
     const auto inputs = the_case.input<2>("inputs");  // (T, d_in)
-    const attn::SelfAttention_v2 sa_v2{{the_case.input<2>("W_query.weight"), {}},  // (d_out, d_in)
-                                       {the_case.input<2>("W_key.weight"), {}},
-                                       {the_case.input<2>("W_value.weight"), {}}};
+    const auto sa_v2 = attn::SelfAttention_v2::load(the_case.state_dict());
     ATTN_RESULT("context", sa_v2(inputs));
 }
 
-ATTN_CASE(self_attention_v2_bias) {  // qkv_bias=True
+ATTN_CASE(self_attention_v2_bias) {
     const auto inputs = the_case.input<2>("inputs");
-    const attn::SelfAttention_v2 sa_v2{
-        {the_case.input<2>("W_query.weight"), the_case.input<1>("W_query.bias")},  // (d_out,)
-        {the_case.input<2>("W_key.weight"), the_case.input<1>("W_key.bias")},
-        {the_case.input<2>("W_value.weight"), the_case.input<1>("W_value.bias")}};
+    const auto sa_v2 = attn::SelfAttention_v2::load(the_case.state_dict());
     ATTN_RESULT("context", sa_v2(inputs));
 }
 
@@ -53,10 +49,10 @@ TEST(SelfAttentionV2Test, ConstructorRejectsWeightsOfDifferentShapes) {
             attn::shape_string(query.weight.shape()),
         attn::shape_error,
         all_of("W_key.weight has shape " + attn::shape_string(wider.weight.shape()),
-               "W_query has " + attn::shape_string(query.weight.shape())),
+               "W_query.weight has " + attn::shape_string(query.weight.shape())),
         kit_line(
             "include/attn/self_attention.hpp",
-            R"line(module_checks::require_same_shape(module, "W_key.weight", W_key.weight, W_query.weight);)line"));
+            R"line(checks::require_layer_like("SelfAttention_v2", "W_key", W_key, "W_query", W_query, true);)line"));
 }
 
 TEST(SelfAttentionV2Test, ConstructorRejectsABiasOnSomeLayersOnly) {
@@ -68,8 +64,9 @@ TEST(SelfAttentionV2Test, ConstructorRejectsABiasOnSomeLayersOnly) {
     ATTN_EXPECT_REJECTS(
         sa_v2(inputs), attn::SelfAttention_v2(layer("W_query"), with_bias, layer("W_value")),
         "a bias on W_key only", attn::shape_error, "W_key has a bias, but W_query has none",
-        kit_line("include/attn/self_attention.hpp",
-                 R"line(if (layer->has_bias() != bias) { throw shape_error(...); })line"));
+        kit_line(
+            "include/attn/self_attention.hpp",
+            R"line(checks::require_layer_like("SelfAttention_v2", "W_key", W_key, "W_query", W_query, true);)line"));
 }
 
 TEST(SelfAttentionV2Test, ConstructorRejectsABiasOfTheWrongLength) {
@@ -88,7 +85,7 @@ TEST(SelfAttentionV2Test, ConstructorRejectsABiasOfTheWrongLength) {
                "d_out = " + std::to_string(d_out)),
         kit_line(
             "include/attn/self_attention.hpp",
-            R"line(if (bias && layer->bias.size() != d_out()) { throw shape_error(...); })line"));
+            R"line(checks::require_layer_like("SelfAttention_v2", "W_key", W_key, "W_query", W_query, true);)line"));
 }
 
 TEST(SelfAttentionV2Test, ForwardRejectsInputsOfAnotherWidth) {
@@ -100,7 +97,7 @@ TEST(SelfAttentionV2Test, ForwardRejectsInputsOfAnotherWidth) {
         "x of d_in - 1 = " + std::to_string(narrower.shape(1)) + " columns", attn::shape_error,
         all_of("x has shape " + attn::shape_string(narrower.shape()),
                "must equal d_in = " + std::to_string(sa_v2.d_in())),
-        R"line(module_checks::require_tokens(function, x, "W_query.weight", W_query.weight, /*rows_are_d_in=*/false);)line");
+        R"line(checks::require_tokens(function, x, "W_query.weight", W_query.weight, /*rows_are_d_in=*/false);)line");
 }
 
 TEST(SelfAttentionV2Test, ForwardRejectsNoTokens) {
@@ -111,5 +108,5 @@ TEST(SelfAttentionV2Test, ForwardRejectsNoTokens) {
         sa_v2(inputs), sa_v2(no_tokens),
         "x with no tokens, shape " + attn::shape_string(no_tokens.shape()), attn::shape_error,
         "x is empty",
-        R"line(module_checks::require_tokens(function, x, "W_query.weight", W_query.weight, /*rows_are_d_in=*/false);)line");
+        R"line(checks::require_tokens(function, x, "W_query.weight", W_query.weight, /*rows_are_d_in=*/false);)line");
 }

@@ -22,14 +22,11 @@ using attn::kit::kit_line;
 namespace {
 
 attn::SelfAttention_v2 v2_of(case_context& the_case) {
-    return {{the_case.input<2>("W_query.weight"), {}},  // (d_out, d_in)
-            {the_case.input<2>("W_key.weight"), {}},
-            {the_case.input<2>("W_value.weight"), {}}};
+    return attn::SelfAttention_v2::load(the_case.state_dict());  // W_query.weight, ...
 }
 
 attn::SelfAttention_v1 v1_of(case_context& the_case) {
-    return {the_case.input<2>("sa_v1.W_query"), the_case.input<2>("sa_v1.W_key"),  // (d_in, d_out)
-            the_case.input<2>("sa_v1.W_value")};
+    return attn::SelfAttention_v1::load(the_case.state_dict("sa_v1."));  // sa_v1.W_query, ...
 }
 
 }  // namespace
@@ -80,7 +77,7 @@ TEST(TransferWeightsTest, RejectsAV1ForAnotherShapeAndLeavesItUnchanged) {
         "a v1 of shape " + attn::shape_string(taller.shape()) + " for d_in + 1", attn::shape_error,
         all_of("W_query has shape " + attn::shape_string(taller.shape()),
                "transposed is " + attn::shape_string(transposed)),
-        R"line(module_checks::require_transferable("transfer_weights", from, to);)line");
+        R"line(checks::require_transferable("transfer_weights", from, to);)line");
     EXPECT_EQ(sa_v1.W_query, taller);
 }
 
@@ -94,7 +91,7 @@ TEST(TransferWeightsTest, RejectsAV1ShapedLikeTheUntransposedWeights) {
         "a v1 of shape " + attn::shape_string(weight.shape()) +
             " = (d_out, d_in), the v2's weights untransposed",
         attn::shape_error, "W_query has shape " + attn::shape_string(weight.shape()),
-        R"line(module_checks::require_transferable("transfer_weights", from, to);)line");
+        R"line(checks::require_transferable("transfer_weights", from, to);)line");
 }
 
 TEST(TransferWeightsTest, RejectsAV2WithBiases) {
@@ -107,7 +104,7 @@ TEST(TransferWeightsTest, RejectsAV2WithBiases) {
     ATTN_EXPECT_REJECTS(
         attn::transfer_weights(v2, target), attn::transfer_weights(biased, sa_v1),
         "a v2 with biases", std::invalid_argument, "has biases (qkv_bias=True)",
-        R"line(module_checks::require_transferable("transfer_weights", from, to);)line");
+        R"line(checks::require_transferable("transfer_weights", from, to);)line");
 }
 
 // Copied without the transpose, a (d_out, d_in) weight lands in v1 unnoticed (a Matrix
@@ -129,5 +126,5 @@ TEST(TransferWeightsTest, AWeightCopiedWithoutTheTransposeIsNamedByForward) {
                "goes into SelfAttention_v1 transposed"),
         kit_line(
             "solutions/09_self_attention_v1.cpp (exercise 09's SelfAttention_v1::forward)",
-            R"line(module_checks::require_tokens(function, x, "W_query", W_query, /*rows_are_d_in=*/true);)line"));
+            R"line(checks::require_tokens(function, x, "W_query", W_query, /*rows_are_d_in=*/true);)line"));
 }

@@ -21,11 +21,15 @@
 #include "attn/checks.hpp"
 #include "attn/errors.hpp"
 #include "attn/linear.hpp"
+#include "attn/module.hpp"
 #include "attn/tensor.hpp"
+
+#include <xtensor/xbuilder.hpp>
 
 #include <cstddef>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace attn {
 
@@ -98,80 +102,75 @@ Matrix dropout(const Matrix& x, const Matrix& keep, float p, bool training = tru
 //   self.W_query = nn.Linear(d_in, d_out, bias=qkv_bias)   (and W_key, W_value)
 //   self.register_buffer('mask', torch.triu(torch.ones(context_length, context_length),
 //                                           diagonal=1))
-// The module's parameters, under the names of PyTorch's state_dict() ("W_query.weight", ...,
-// "mask"). Each Linear's weight is (d_out, d_in) and computes x @ weight.T (+ bias when it has
-// one). mask is (context_length, context_length): 1 above the diagonal, where the scores
-// become -inf. The module has no dropout: forward runs as in eval mode (exercise 14 covers
-// training), so nn.Dropout(0.0) of the notebook and this agree.
+// A module written like its nn.Module (attn/module.hpp): the parameters under the names of
+// PyTorch's state_dict() ("W_query.weight", ..., and the buffer "mask"). Each Linear's weight
+// is (d_out, d_in) and computes x @ weight.T (+ bias when it has one). mask is
+// (context_length, context_length): 1 above the diagonal, where the scores become -inf,
+// exercise 13's future_mask. The module has no dropout: forward runs as in eval mode
+// (exercise 14 covers training), so nn.Dropout(0.0) of the notebook and this agree.
 struct CausalAttention {
     Linear W_query;  // weight (d_out, d_in)
     Linear W_key;    // weight (d_out, d_in)
     Linear W_value;  // weight (d_out, d_in)
     Matrix mask;     // (context_length, context_length), triu of ones with diagonal=1
 
+    // CausalAttention.__init__ from its layers: the weights must share one shape
+    // (d_out, d_in), the biases be all empty or all (d_out,), context_length >= 1; else
+    // attn::shape_error. Builds the mask buffer for context_length tokens.
+    CausalAttention(Linear W_query_, Linear W_key_, Linear W_value_, std::size_t context_length)
+        : W_query(std::move(W_query_)), W_key(std::move(W_key_)), W_value(std::move(W_value_)) {
+        checks::require_layer_like("CausalAttention", "W_query", W_query, "W_query", W_query);
+        checks::require_layer_like("CausalAttention", "W_key", W_key, "W_query", W_query, true);
+        checks::require_layer_like("CausalAttention", "W_value", W_value, "W_query", W_query,
+                                   true);
+        checks::require_positive("CausalAttention", "context_length", context_length);
+        mask = xt::triu(xt::ones<float>({context_length, context_length}), 1);
+    }
+
+    // CausalAttention(d_in, d_out, context_length, dropout=0.0, qkv_bias), its layers
+    // "<prefix>W_query", ... from `source`.
+    CausalAttention(std::size_t d_in, std::size_t d_out, std::size_t context_length,
+                    bool qkv_bias, ParameterSource& source, const std::string& prefix = "")
+        : CausalAttention(Linear::make(source, prefix + "W_query", d_in, d_out, qkv_bias),
+                          Linear::make(source, prefix + "W_key", d_in, d_out, qkv_bias),
+                          Linear::make(source, prefix + "W_value", d_in, d_out, qkv_bias),
+                          context_length) {}
+
+    // The module of a state_dict's layers (W_query.weight, ..., the biases if it has them),
+    // its mask built for context_length.
+    static CausalAttention load(const StateDict& state, std::size_t context_length) {
+        return {Linear::load(state, "W_query"), Linear::load(state, "W_key"),
+                Linear::load(state, "W_value"), context_length};
+    }
+
+    std::size_t d_in() const { return W_query.d_in(); }
+    std::size_t d_out() const { return W_query.d_out(); }
     std::size_t context_length() const { return mask.shape(0); }
+
+    StateDict state_dict() const {
+        StateDict state;
+        W_query.save(state, "W_query");
+        W_key.save(state, "W_key");
+        W_value.save(state, "W_value");
+        state.set("mask", mask);
+        return state;
+    }
+
+    // Exercise 15, CausalAttention.forward (In [34]). For every batch item b:
+    //   queries, keys, values = x[b] @ W.T for each layer            (T, d_out)
+    //   scores = queries @ keys.T, with mask[:T, :T] entries set to -inf    (T, T)
+    //   context[b] = softmax(scores / sqrt(d_out), dim=-1) @ values        (T, d_out)
+    // x: (B, T, d_in) -> context: (B, T, d_out). The mask was built for context_length tokens
+    // and is truncated to its first T rows and columns: T may be smaller, never larger.
+    // At seed 123 on the batch of two copies of the inputs (In [33], In [34]):
+    //   [[[-0.4519,  0.2216], [-0.5874,  0.0058], [-0.6300, -0.0632], ...], (the same again)]
+    // T > context_length, or x's d_in not the weights', throws attn::shape_error.
+    // (One of the course's notebooks, 001, has a slip here: its forward applies softmax to a
+    // variable `masked` left over from an earlier cell, not to the scores it just masked, so
+    // the numbers it prints are not this forward's. The goldens come from the corrected code;
+    // if you compare with that notebook's printout, expect a difference.)
+    Tensor3 forward(const Tensor3& x) const;
+    Tensor3 operator()(const Tensor3& x) const { return forward(x); }  // ca(batch)
 };
-
-// CausalAttention.__init__: the three layers as given, and the mask buffer built for
-// context_length. The weights must share one shape (d_out, d_in), a bias be empty or (d_out,),
-// context_length >= 1; else attn::shape_error.
-CausalAttention make_causal_attention(Linear W_query, Linear W_key, Linear W_value,
-                                      std::size_t context_length);
-
-// CausalAttention.forward (In [34]). For every batch item b:
-//   queries, keys, values = x[b] @ W.T for each layer            (T, d_out)
-//   scores = queries @ keys.T, with mask[:T, :T] entries set to -inf    (T, T)
-//   context[b] = softmax(scores / sqrt(d_out), dim=-1) @ values        (T, d_out)
-// x: (B, T, d_in) -> context: (B, T, d_out). The mask was built for context_length tokens and
-// is truncated to its first T rows and columns: T may be smaller, never larger.
-// At seed 123 on the batch of two copies of the inputs (In [33], In [34]):
-//   [[[-0.4519,  0.2216], [-0.5874,  0.0058], [-0.6300, -0.0632], ...], (the same again)]
-// T > context_length, or x's d_in not the weights', throws attn::shape_error.
-// (One of the course's notebooks, 001, has a slip here: its forward applies softmax to a
-// variable `masked` left over from an earlier cell, not to the scores it just masked, so the
-// numbers it prints are not this forward's. The goldens come from the corrected code; if you
-// compare with that notebook's printout, expect a difference.)
-Tensor3 causal_attention_forward(const CausalAttention& module, const Tensor3& x);
-
-// The argument checks of this group, shared by its stubs and solutions.
-namespace checks {
-
-// `what` must be a non-empty square (T, T) matrix of scores or weights.
-inline void require_square(const std::string& function, const std::string& what, const Matrix& m) {
-    require_non_empty(function, what, m);
-    if (m.shape(0) != m.shape(1)) {
-        throw shape_error(function + ": " + what + " has shape " + shape_string(m.shape()) +
-                          ", but attention " + what +
-                          " are square: (T, T), one row and one "
-                          "column per token");
-    }
-}
-
-// A count that must be at least 1 ("context_length is 0: it must be at least 1").
-inline void require_positive(const std::string& function, const std::string& what,
-                             std::size_t value) {
-    if (value == 0) {
-        throw shape_error(function + ": " + what + " is 0: it must be at least 1");
-    }
-}
-
-// A Linear layer of a module whose layers share W_query's shape: weight (d_out, d_in) like
-// `first`'s, bias empty or (d_out,).
-inline void require_layer_like(const std::string& function, const std::string& name,
-                               const Linear& layer, const std::string& first_name,
-                               const Linear& first) {
-    require_non_empty(function, name + ".weight", layer.weight);
-    if (layer.weight.shape() != first.weight.shape()) {
-        throw shape_error(function + ": " + name + ".weight has shape " +
-                          shape_string(layer.weight.shape()) + ", but " + first_name +
-                          ".weight has " + shape_string(first.weight.shape()) +
-                          ": all of them are (d_out, d_in)");
-    }
-    if (layer.has_bias()) {
-        require_length(function, name + ".bias", layer.bias, 0, layer.weight.shape(0), "d_out");
-    }
-}
-
-}  // namespace checks
 
 }  // namespace attn

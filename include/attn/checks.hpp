@@ -1,14 +1,20 @@
-// attn/checks.hpp — argument checks shared by the exercises.
+// attn/checks.hpp — the argument checks of every exercise and module, in one place.
 //
-// The stubs call these before the part you write, so a caller who passes a wrong shape gets
-// an attn::shape_error naming the problem instead of reading memory out of bounds.
+// The stubs and the modules' constructors call these before the part you write, so a caller
+// who passes a wrong shape gets an attn::shape_error (or std::invalid_argument for a value out
+// of range) naming the problem, instead of reading memory out of bounds. Each check's message
+// names the function, the argument, its shape and the shape it must have.
 #pragma once
 
 #include "attn/errors.hpp"
+#include "attn/linear.hpp"
 #include "attn/tensor.hpp"
 
 #include <cstddef>
+#include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace attn::checks {
 
@@ -49,10 +55,6 @@ inline void require_row_index(const std::string& function, const std::string& wh
     }
 }
 
-}  // namespace attn::checks
-
-namespace attn::checks {
-
 // `what` must be ONE column, shape (rows, 1), as a token is in the column convention
 // ("query must be one column, shape (d_k, 1), but has shape (4, 2)").
 template <class Tensor>
@@ -61,6 +63,124 @@ void require_column(const std::string& function, const std::string& what, const 
     if (t.dimension() != 2 || t.shape()[1] != 1) {
         throw shape_error(function + ": " + what + " must be one column, shape (" + rows_name +
                           ", 1), but has shape " + shape_string(t.shape()));
+    }
+}
+
+
+// ---- modules (exercises 09 onwards) -------------------------------------------------------
+
+// A count that must be at least 1 ("context_length is 0: it must be at least 1").
+inline void require_positive(const std::string& function, const std::string& what,
+                             std::size_t value) {
+    if (value == 0) {
+        throw shape_error(function + ": " + what + " is 0: it must be at least 1");
+    }
+}
+
+// `what` must be a non-empty square (T, T) matrix of scores or weights.
+inline void require_square(const std::string& function, const std::string& what, const Matrix& m) {
+    require_non_empty(function, what, m);
+    if (m.shape(0) != m.shape(1)) {
+        throw shape_error(function + ": " + what + " has shape " + shape_string(m.shape()) +
+                          ", but attention " + what +
+                          " are square: (T, T), one row and one "
+                          "column per token");
+    }
+}
+
+// The three projections of a module have one shape: "W_key has shape (3, 4), but W_query
+// has (3, 2)".
+inline void require_same_shape(const std::string& module, const std::string& name,
+                               const Matrix& matrix, const Matrix& first) {
+    if (matrix.shape() != first.shape()) {
+        throw shape_error(module + ": " + name + " has shape " + shape_string(matrix.shape()) +
+                          ", but W_query has " + shape_string(first.shape()) +
+                          "; the three projections map d_in to the same d_out");
+    }
+}
+
+// A Linear layer of a module whose layers share `first`'s shape: weight (d_out, d_in) like
+// first's, bias empty or (d_out,); `same_bias`: a bias exactly when `first` has one.
+inline void require_layer_like(const std::string& function, const std::string& name,
+                               const Linear& layer, const std::string& first_name,
+                               const Linear& first, bool same_bias = false) {
+    require_non_empty(function, name + ".weight", layer.weight);
+    if (layer.weight.shape() != first.weight.shape()) {
+        throw shape_error(function + ": " + name + ".weight has shape " +
+                          shape_string(layer.weight.shape()) + ", but " + first_name +
+                          ".weight has " + shape_string(first.weight.shape()) +
+                          ": all of them are (d_out, d_in)");
+    }
+    if (same_bias && layer.has_bias() != first.has_bias()) {
+        const bool bias = first.has_bias();
+        throw shape_error(function + ": " + name + (bias ? " has no bias" : " has a bias") + ", but " +
+                          first_name + (bias ? " has one" : " has none") +
+                          "; qkv_bias gives all three layers a bias or none");
+    }
+    if (layer.has_bias()) {
+        require_length(function, name + ".bias", layer.bias, 0, layer.weight.shape(0), "d_out");
+    }
+}
+
+// forward(x) needs tokens whose d_in matches the parameters: "SelfAttention_v1.forward: x has
+// shape (6, 4), but W_query has shape (3, 2): ...". `rows_are_d_in`: v1's (d_in, d_out)
+// matrices; false for nn.Linear's (d_out, d_in) weights.
+inline void require_tokens(const std::string& function, const Matrix& x,
+                           const std::string& parameter, const Matrix& matrix, bool rows_are_d_in) {
+    if (x.size() == 0) {
+        throw shape_error(function + ": x is empty: shape " + shape_string(x.shape()));
+    }
+    const std::size_t d_in = matrix.shape(rows_are_d_in ? 0 : 1);
+    if (x.shape(1) != d_in) {
+        throw shape_error(function + ": x has shape " + shape_string(x.shape()) + ", but " +
+                          parameter + " has shape " + shape_string(matrix.shape()) +
+                          ": x's columns must equal d_in = " + std::to_string(d_in) +
+                          (rows_are_d_in
+                               ? ", the rows of " + parameter +
+                                     " (d_in, d_out); a weight of nn.Linear, (d_out, d_in), goes "
+                                     "into SelfAttention_v1 transposed"
+                               : ", the columns of " + parameter + " (d_out, d_in)"));
+    }
+}
+
+// A batch x (B, T, d_in) for a module of `d_in` features whose mask was built for
+// `context_length` tokens: not empty, d_in features, T <= context_length.
+inline void require_batch(const std::string& function, const Tensor3& x, std::size_t d_in,
+                          std::size_t context_length) {
+    require_non_empty(function, "x", x);
+    require_length(function, "x", x, 2, d_in, "d_in of the weights");
+    if (x.shape(1) > context_length) {
+        throw shape_error(function + ": x has T = " + std::to_string(x.shape(1)) +
+                          " tokens, more than the context_length = " +
+                          std::to_string(context_length) + " its mask was built for");
+    }
+}
+
+// Exercise 11: `from` (a SelfAttention_v2) without biases, and `to` (a SelfAttention_v1)
+// holding (d_in, d_out) matrices, the shape of from's weights transposed.
+template <class From, class To>
+void require_transferable(const std::string& function, const From& from, const To& to) {
+    require_same_shape(function, "from.W_key.weight", from.W_key.weight, from.W_query.weight);
+    require_same_shape(function, "from.W_value.weight", from.W_value.weight, from.W_query.weight);
+    if (from.qkv_bias()) {
+        throw std::invalid_argument(function +
+                                    ": the SelfAttention_v2 has biases (qkv_bias=True), but "
+                                    "SelfAttention_v1 computes x @ W and has none: without "
+                                    "them the two modules would not give the same output");
+    }
+    const std::vector<std::size_t> wanted{from.d_in(), from.d_out()};
+    for (const auto& [name, matrix] :
+         {std::pair<std::string, const Matrix*>{"W_query", &to.W_query},
+          {"W_key", &to.W_key},
+          {"W_value", &to.W_value}}) {
+        if (std::vector<std::size_t>(matrix->shape().begin(), matrix->shape().end()) != wanted) {
+            throw shape_error(function + ": the SelfAttention_v1's " + name + " has shape " +
+                              shape_string(matrix->shape()) + ", but the SelfAttention_v2's " +
+                              name + ".weight is " + shape_string(from.W_query.weight.shape()) +
+                              ", so it transposed is " + shape_string(wanted) +
+                              " = (d_in, d_out): the two modules must map the same d_in to "
+                              "the same d_out");
+        }
     }
 }
 

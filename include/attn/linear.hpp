@@ -2,11 +2,16 @@
 //
 // nn.Linear(d_in, d_out, bias) computes y = x @ weight.T + bias for every row x. Its weight is
 // stored (d_out, d_in): transposed relative to the (d_in, d_out) matrices W of `x @ W` in the
-// book's SelfAttention_v1. Modules that hold Linear layers (SelfAttention_v2, CausalAttention)
-// load them from the keys of PyTorch's state_dict(): "W_query.weight", "W_query.bias", ...
+// book's SelfAttention_v1. In a module's state_dict() a Linear named W_query is the keys
+// "W_query.weight" and, with a bias, "W_query.bias".
 #pragma once
 
+#include "attn/module.hpp"
 #include "attn/tensor.hpp"
+
+#include <cmath>
+#include <cstddef>
+#include <string>
 
 namespace attn {
 
@@ -15,6 +20,31 @@ struct Linear {
     Vector bias;    // (d_out,), or empty (shape (0,)) for bias=False
 
     bool has_bias() const { return bias.size() != 0; }
+    std::size_t d_in() const { return weight.shape(1); }
+    std::size_t d_out() const { return weight.shape(0); }
+
+    // nn.Linear(d_in, d_out, bias) named `name` in its module: PyTorch draws weight and bias
+    // uniformly from [-1/sqrt(d_in), 1/sqrt(d_in)); `source` decides the values.
+    static Linear make(ParameterSource& source, const std::string& name, std::size_t d_in,
+                       std::size_t d_out, bool bias) {
+        const float bound = d_in == 0 ? 0.0f : 1.0f / std::sqrt(static_cast<float>(d_in));
+        Linear layer{source.parameter(name + ".weight", {d_out, d_in}, -bound, bound), {}};
+        if (bias) layer.bias = source.parameter(name + ".bias", {d_out}, -bound, bound);
+        return layer;
+    }
+
+    // The layer `name` of a state_dict: "<name>.weight", and "<name>.bias" if it has one.
+    static Linear load(const StateDict& state, const std::string& name) {
+        Linear layer{state.at<2>(name + ".weight"), {}};
+        if (state.contains(name + ".bias")) layer.bias = state.at<1>(name + ".bias");
+        return layer;
+    }
+
+    // Adds "<name>.weight" (and "<name>.bias" if there is one) to `state`.
+    void save(StateDict& state, const std::string& name) const {
+        state.set(name + ".weight", weight);
+        if (has_bias()) state.set(name + ".bias", bias);
+    }
 };
 
 }  // namespace attn

@@ -17,19 +17,22 @@
 // Dividing by sqrt(d_k) is what makes it "scaled dot-product attention": without it the
 // scores grow with d_k and softmax turns into a near one-hot step.
 //
-// A module is a small value type that holds its parameters under PyTorch's names and shapes,
-// the keys of the PyTorch module's state_dict():
+// Each module is written like its nn.Module (attn/module.hpp): its parameters are public
+// members under the names of PyTorch's state_dict(),
 //   SelfAttention_v1: W_query, W_key, W_value                          each (d_in, d_out)
 //   SelfAttention_v2: W_query.weight, W_key.weight, W_value.weight     each (d_out, d_in)
 //                     and, with qkv_bias=True, W_query.bias, ...       each (d_out,)
-// It is built from explicit parameters (the kit's tests load them from a case's files, named
-// exactly like those keys: W_query.weight.npy, ...); nothing here draws random numbers.
-// The constructors check the parameters' shapes and throw attn::shape_error naming the
-// problem; forward() checks x (the stubs already contain that check).
+// one constructor takes them (the kit's tests load them from a case's files, named exactly
+// like those keys: W_query.weight.npy, ...), another takes __init__'s sizes and an
+// attn::ParameterSource; forward(x) is the exercise. The constructors check the parameters'
+// shapes and throw attn::shape_error naming the problem; forward() checks x (the stubs
+// already contain that check). Every check is in attn/checks.hpp.
 #pragma once
 
+#include "attn/checks.hpp"
 #include "attn/errors.hpp"
 #include "attn/linear.hpp"
+#include "attn/module.hpp"
 #include "attn/tensor.hpp"
 
 #include <cstddef>
@@ -39,49 +42,6 @@
 #include <vector>
 
 namespace attn {
-
-// Shape checks of the modules below, shared by their constructors, forward() and exercise 11.
-namespace module_checks {
-
-// The three projections of a module have one shape: "W_key has shape (3, 4), but W_query
-// has (3, 2)".
-inline void require_same_shape(const std::string& module, const std::string& name,
-                               const Matrix& matrix, const Matrix& first) {
-    if (matrix.shape() != first.shape()) {
-        throw shape_error(module + ": " + name + " has shape " + shape_string(matrix.shape()) +
-                          ", but W_query has " + shape_string(first.shape()) +
-                          "; the three projections map d_in to the same d_out");
-    }
-}
-
-inline void require_non_empty(const std::string& module, const Matrix& matrix) {
-    if (matrix.size() == 0) {
-        throw shape_error(module + ": W_query is empty: shape " + shape_string(matrix.shape()));
-    }
-}
-
-// forward(x) needs tokens whose d_in matches the parameters: "SelfAttention_v1.forward: x has
-// shape (6, 4), but W_query has shape (3, 2): ...". `rows_are_d_in`: v1's (d_in, d_out)
-// matrices; false for nn.Linear's (d_out, d_in) weights.
-inline void require_tokens(const std::string& function, const Matrix& x,
-                           const std::string& parameter, const Matrix& matrix, bool rows_are_d_in) {
-    if (x.size() == 0) {
-        throw shape_error(function + ": x is empty: shape " + shape_string(x.shape()));
-    }
-    const std::size_t d_in = matrix.shape(rows_are_d_in ? 0 : 1);
-    if (x.shape(1) != d_in) {
-        throw shape_error(function + ": x has shape " + shape_string(x.shape()) + ", but " +
-                          parameter + " has shape " + shape_string(matrix.shape()) +
-                          ": x's columns must equal d_in = " + std::to_string(d_in) +
-                          (rows_are_d_in
-                               ? ", the rows of " + parameter +
-                                     " (d_in, d_out); a weight of nn.Linear, (d_out, d_in), goes "
-                                     "into SelfAttention_v1 transposed"
-                               : ", the columns of " + parameter + " (d_out, d_in)"));
-    }
-}
-
-}  // namespace module_checks
 
 // ---- Exercise 09 — SelfAttention_v1 (book §3.4.2, Listing 3.1) ---------------------------
 // ch03.ipynb In [23]:
@@ -108,13 +68,33 @@ struct SelfAttention_v1 {
     // Throws shape_error unless the three are non-empty and of one shape (d_in, d_out).
     SelfAttention_v1(Matrix W_query_, Matrix W_key_, Matrix W_value_)
         : W_query(std::move(W_query_)), W_key(std::move(W_key_)), W_value(std::move(W_value_)) {
-        module_checks::require_non_empty("SelfAttention_v1", W_query);
-        module_checks::require_same_shape("SelfAttention_v1", "W_key", W_key, W_query);
-        module_checks::require_same_shape("SelfAttention_v1", "W_value", W_value, W_query);
+        checks::require_non_empty("SelfAttention_v1", "W_query", W_query);
+        checks::require_same_shape("SelfAttention_v1", "W_key", W_key, W_query);
+        checks::require_same_shape("SelfAttention_v1", "W_value", W_value, W_query);
+    }
+
+    // SelfAttention_v1(d_in, d_out): each matrix torch.rand(d_in, d_out), uniform in [0, 1).
+    SelfAttention_v1(std::size_t d_in, std::size_t d_out, ParameterSource& source,
+                     const std::string& prefix = "")
+        : SelfAttention_v1(source.parameter(prefix + "W_query", {d_in, d_out}, 0.0f, 1.0f),
+                           source.parameter(prefix + "W_key", {d_in, d_out}, 0.0f, 1.0f),
+                           source.parameter(prefix + "W_value", {d_in, d_out}, 0.0f, 1.0f)) {}
+
+    // The module of a state_dict: its W_query, W_key and W_value.
+    static SelfAttention_v1 load(const StateDict& state) {
+        return {state.at<2>("W_query"), state.at<2>("W_key"), state.at<2>("W_value")};
     }
 
     std::size_t d_in() const { return W_query.shape(0); }
     std::size_t d_out() const { return W_query.shape(1); }
+
+    StateDict state_dict() const {
+        StateDict state;
+        state.set("W_query", W_query);
+        state.set("W_key", W_key);
+        state.set("W_value", W_value);
+        return state;
+    }
 
     // Exercise 09. x: (T, d_in) -> (T, d_out). x with another number of columns than d_in
     // throws shape_error, as do parameters whose shapes no longer agree (they are public).
@@ -153,31 +133,36 @@ struct SelfAttention_v2 {
     // (d_out, d_in), and the biases are all empty (qkv_bias=False) or all of shape (d_out,).
     SelfAttention_v2(Linear W_query_, Linear W_key_, Linear W_value_)
         : W_query(std::move(W_query_)), W_key(std::move(W_key_)), W_value(std::move(W_value_)) {
-        const std::string module = "SelfAttention_v2";
-        module_checks::require_non_empty(module, W_query.weight);
-        module_checks::require_same_shape(module, "W_key.weight", W_key.weight, W_query.weight);
-        module_checks::require_same_shape(module, "W_value.weight", W_value.weight, W_query.weight);
-        const bool bias = W_query.has_bias();
-        for (const auto& [name, layer] :
-             {std::pair<std::string, const Linear*>{"W_query", &W_query},
-              {"W_key", &W_key},
-              {"W_value", &W_value}}) {
-            if (layer->has_bias() != bias) {
-                throw shape_error(module + ": " + name + (bias ? " has no bias" : " has a bias") +
-                                  ", but W_query " + (bias ? "has one" : "has none") +
-                                  "; qkv_bias gives all three layers a bias or none");
-            }
-            if (bias && layer->bias.size() != d_out()) {
-                throw shape_error(module + ": " + name + ".bias has shape " +
-                                  shape_string(layer->bias.shape()) + ", but d_out = " +
-                                  std::to_string(d_out()) + " (the rows of " + name + ".weight)");
-            }
-        }
+        checks::require_layer_like("SelfAttention_v2", "W_query", W_query, "W_query", W_query);
+        checks::require_layer_like("SelfAttention_v2", "W_key", W_key, "W_query", W_query, true);
+        checks::require_layer_like("SelfAttention_v2", "W_value", W_value, "W_query", W_query,
+                                   true);
     }
 
-    std::size_t d_in() const { return W_query.weight.shape(1); }
-    std::size_t d_out() const { return W_query.weight.shape(0); }
+    // SelfAttention_v2(d_in, d_out, qkv_bias): three nn.Linear(d_in, d_out, bias=qkv_bias).
+    SelfAttention_v2(std::size_t d_in, std::size_t d_out, bool qkv_bias, ParameterSource& source,
+                     const std::string& prefix = "")
+        : SelfAttention_v2(Linear::make(source, prefix + "W_query", d_in, d_out, qkv_bias),
+                           Linear::make(source, prefix + "W_key", d_in, d_out, qkv_bias),
+                           Linear::make(source, prefix + "W_value", d_in, d_out, qkv_bias)) {}
+
+    // The module of a state_dict: W_query.weight, ..., and the biases if it has them.
+    static SelfAttention_v2 load(const StateDict& state) {
+        return {Linear::load(state, "W_query"), Linear::load(state, "W_key"),
+                Linear::load(state, "W_value")};
+    }
+
+    std::size_t d_in() const { return W_query.d_in(); }
+    std::size_t d_out() const { return W_query.d_out(); }
     bool qkv_bias() const { return W_query.has_bias(); }
+
+    StateDict state_dict() const {
+        StateDict state;
+        W_query.save(state, "W_query");
+        W_key.save(state, "W_key");
+        W_value.save(state, "W_value");
+        return state;
+    }
 
     // Exercise 10. x: (T, d_in) -> (T, d_out). x with another number of columns than d_in
     // throws shape_error.
@@ -198,38 +183,7 @@ struct SelfAttention_v2 {
 //                          d_in), naming both shapes;
 //   std::invalid_argument  when `from` has biases (qkv_bias=True): v1 has nowhere to put
 //                          them, and leaving them out would change the output.
-// Exercise 11's argument checks: `from` without biases, and `to` holding (d_in, d_out)
-// matrices, the shape of from's weights transposed. Throws before anything is copied.
-namespace module_checks {
-
-inline void require_transferable(const std::string& function, const SelfAttention_v2& from,
-                                 const SelfAttention_v1& to) {
-    require_same_shape(function, "from.W_key.weight", from.W_key.weight, from.W_query.weight);
-    require_same_shape(function, "from.W_value.weight", from.W_value.weight, from.W_query.weight);
-    if (from.qkv_bias()) {
-        throw std::invalid_argument(function +
-                                    ": the SelfAttention_v2 has biases (qkv_bias=True), but "
-                                    "SelfAttention_v1 computes x @ W and has none: without "
-                                    "them the two modules would not give the same output");
-    }
-    const std::vector<std::size_t> wanted{from.d_in(), from.d_out()};
-    for (const auto& [name, matrix] :
-         {std::pair<std::string, const Matrix*>{"W_query", &to.W_query},
-          {"W_key", &to.W_key},
-          {"W_value", &to.W_value}}) {
-        if (std::vector<std::size_t>(matrix->shape().begin(), matrix->shape().end()) != wanted) {
-            throw shape_error(function + ": the SelfAttention_v1's " + name + " has shape " +
-                              shape_string(matrix->shape()) + ", but the SelfAttention_v2's " +
-                              name + ".weight is " + shape_string(from.W_query.weight.shape()) +
-                              ", so it transposed is " + shape_string(wanted) +
-                              " = (d_in, d_out): the two modules must map the same d_in to "
-                              "the same d_out");
-        }
-    }
-}
-
-}  // namespace module_checks
-
+// The argument checks are checks::require_transferable (attn/checks.hpp).
 void transfer_weights(const SelfAttention_v2& from, SelfAttention_v1& to);
 
 }  // namespace attn

@@ -2,8 +2,9 @@
 //
 // The kit computes in float32, as PyTorch does by default, so your results can be compared
 // with the notebooks' printed values. A Vector is a 1-D tensor (PyTorch: shape (n,)), a
-// Matrix a 2-D tensor (shape (rows, cols)), a Tensor3 a batch (B, T, d); all are xtensor
-// containers with a fixed rank.
+// Matrix a 2-D tensor (shape (rows, cols)), a Tensor3 a batch (B, T, d), a Tensor4 a batch
+// split into attention heads (B, heads, T, head_dim); all are xtensor containers with a fixed
+// rank.
 #pragma once
 
 #include <xtensor/xtensor.hpp>
@@ -17,6 +18,7 @@ namespace attn {
 using Vector = xt::xtensor<float, 1>;   // shape (n,)
 using Matrix = xt::xtensor<float, 2>;   // shape (rows, cols); row i is xt::row(m, i)
 using Tensor3 = xt::xtensor<float, 3>;  // shape (B, T, d): a batch of B sequences of T tokens
+using Tensor4 = xt::xtensor<float, 4>;  // shape (B, heads, T, head_dim): one (T, head_dim) per head
 
 // "(6, 3)": a shape written the way PyTorch's torch.Size prints it, for error messages.
 template <class Shape>

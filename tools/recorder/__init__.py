@@ -19,6 +19,7 @@ import torch
 
 from . import exercises, hidden_key, selfcheck, store
 from .cases import Exercise
+from .init import record_init_samples
 from .printing import record_printing_samples
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -33,6 +34,7 @@ def record(catalogue, key):
         recorder(Exercise(exercise_id, folder, key, recording))
     if key is None:
         record_printing_samples(recording)
+        record_init_samples(recording)
     return recording
 
 

@@ -50,8 +50,10 @@ class Kind:
     inputs: tuple          # its argument names, in call order
     outputs: tuple         # its output names
     function: Callable     # the notebook's computation: arguments -> result
-    scale: Callable        # the same maths on Tracked arguments -> Tracked result
-    reduction: Callable    # arguments -> {output: length of the longest sum behind it}
+    scale: Callable        # the same maths on Tracked arguments -> Tracked result (None:
+    #                        every output is int64 or bool, compared exactly)
+    reduction: Callable    # arguments -> {float output: length of the longest sum behind
+    #                        it} (None as for scale)
     mistakes: Callable     # arguments -> [Mistake], the most likely first
     derive: Optional[Callable] = None  # result -> {output: value}; default {outputs[0]: result}
     # The axes of `function`'s result that run over the tokens, as (part, axis, count): what
@@ -231,8 +233,8 @@ def record_case(case, recording):
     expected = kind.outputs_of(kind.function(*arguments))
     with float64_default():
         references = kind.outputs_of(kind.function(*case.arguments(lambda t: t.double())))
-    scales = kind.outputs_of(kind.scale(*case.arguments(Tracked.exact)))
-    reductions = kind.reduction(*arguments)
+    scales = kind.outputs_of(kind.scale(*case.arguments(Tracked.exact))) if kind.scale else {}
+    reductions = kind.reduction(*arguments) if kind.reduction else {}
     wrong = [(mistake, kind.outputs_of(result)) for mistake in kind.all_mistakes(arguments)
              if (result := mistake.wrong(*arguments)) is not None]
     slugs = [mistake.slug for mistake, _ in wrong]
@@ -244,32 +246,64 @@ def record_case(case, recording):
         recording.add(f"{case.key}/{name}.npy", tensor, "input", **about)
     for output in kind.outputs:
         answer = expected[output]
-        if answer.dtype != torch.float32:
-            raise TypeError(f"{case.key}/{output} is {answer.dtype}: only float32 outputs "
-                            "have scales and mistakes so far")
-        path, scale_path = f"{case.key}/{output}.npy", f"{case.key}/{output}.scale.npy"
-        factor, reason = case.tolerance.get(output, (1.0, ""))
-        scale = stored_scale(scales[output].scale, answer)
-        n = reductions[output]
-
-        def apart(a, b):
-            return distance(a.numpy(), b.numpy(), scale.numpy(), n, factor)
-
-        kept = select_mistakes(f"{case.key}/{output}", answer, apart,
-                               [(m, outputs[output]) for m, outputs in wrong], recording.notes)
-        mistake_paths = []
-        for each in kept:
-            mistake_path = f"{case.key}/mistakes/{output}.{each.mistake.slug}.npy"
-            recording.add(mistake_path, each.tensor, "mistake", **about, of=path,
-                          name=each.mistake.name, hint=each.mistake.hint,
-                          family=each.mistake.family, also=each.also,
-                          **({"ambiguous": True} if each.ambiguous else {}))
-            mistake_paths.append(mistake_path)
-        recording.add(scale_path, scale, "scale", **about, of=path)
-        recording.add(path, answer, "expected", **about, reduction=n, scale=scale_path,
-                      tolerance_factor=factor, tolerance_reason=reason, mistakes=mistake_paths)
-        recording.references[path] = references[output].numpy()
+        if answer.dtype == torch.float32:
+            record_float_output(case, output, answer, scales[output], reductions[output], wrong,
+                                recording, about)
+        elif answer.dtype in (torch.int64, torch.bool):
+            record_exact_output(case, output, answer, wrong, recording, about)
+        else:
+            raise TypeError(f"{case.key}/{output} is {answer.dtype}: a golden is float32, "
+                            "int64 or bool")
+        recording.references[f"{case.key}/{output}.npy"] = references[output].numpy()
 
     recording.cases[case.key] = {"exercise": case.exercise, "kind": kind.name,
                                  "source": case.source, "seed": case.seed,
                                  "inputs": list(kind.inputs), "expected": list(kind.outputs)}
+
+
+def record_mistakes(case, output, kept, recording, about):
+    """Adds the kept mistakes of `output`; returns their paths."""
+    paths = []
+    for each in kept:
+        mistake_path = f"{case.key}/mistakes/{output}.{each.mistake.slug}.npy"
+        recording.add(mistake_path, each.tensor, "mistake", **about,
+                      of=f"{case.key}/{output}.npy", name=each.mistake.name,
+                      hint=each.mistake.hint, family=each.mistake.family, also=each.also,
+                      **({"ambiguous": True} if each.ambiguous else {}))
+        paths.append(mistake_path)
+    return paths
+
+
+def record_float_output(case, output, answer, scale, n, wrong, recording, about):
+    """A float32 golden: its error scale, tolerance and the mistakes far enough from it."""
+    path, scale_path = f"{case.key}/{output}.npy", f"{case.key}/{output}.scale.npy"
+    factor, reason = case.tolerance.get(output, (1.0, ""))
+    scale = stored_scale(scale.scale, answer)
+
+    def apart(a, b):
+        return distance(a.numpy(), b.numpy(), scale.numpy(), n, factor)
+
+    kept = select_mistakes(path, answer, apart,
+                           [(m, outputs[output]) for m, outputs in wrong], recording.notes)
+    mistake_paths = record_mistakes(case, output, kept, recording, about)
+    recording.add(scale_path, scale, "scale", **about, of=path)
+    recording.add(path, answer, "expected", **about, reduction=n, scale=scale_path,
+                  tolerance_factor=factor, tolerance_reason=reason, mistakes=mistake_paths)
+
+
+def record_exact_output(case, output, answer, wrong, recording, about):
+    """An int64 or bool golden (a count, a mask), compared exactly: every different wrong
+    answer is a mistake; two equal ones are one answer under two names."""
+    path = f"{case.key}/{output}.npy"
+    if case.tolerance.get(output, (1.0, ""))[0] != 1.0:
+        raise ValueError(f"{path}: an exact golden has no tolerance factor")
+
+    def apart(a, b):
+        same = a.shape == b.shape and a.dtype == b.dtype and torch.equal(a, b)
+        return 0.0 if same else float("inf")
+
+    kept = select_mistakes(path, answer, apart,
+                           [(m, outputs[output]) for m, outputs in wrong], recording.notes)
+    mistake_paths = record_mistakes(case, output, kept, recording, about)
+    recording.add(path, answer, "expected", **about, reduction=1, tolerance_factor=1.0,
+                  tolerance_reason="", mistakes=mistake_paths)

@@ -17,6 +17,24 @@ from .tolerance import distance
 WITHIN = 0.25  # of the tolerance, between a golden and its float64 recomputation
 
 
+def exact_problems(path, expected, reference, mistake_paths, files):
+    """An int64 or bool golden: equal to its float64 recomputation, every mistake different
+    from it and from each other."""
+    problems = []
+    if not np.array_equal(expected, reference):
+        problems.append(f"{path}: differs from its float64 recomputation")
+    wrong = {m: load(files[m]) for m in mistake_paths}
+    for m, tensor in wrong.items():
+        if tensor.shape == expected.shape and np.array_equal(tensor, expected):
+            problems.append(f"{m}: equals the answer")
+    names = sorted(wrong)
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            if wrong[a].shape == wrong[b].shape and np.array_equal(wrong[a], wrong[b]):
+                problems.append(f"{a}: equals {b}")
+    return problems
+
+
 def verify(files, entries, references):
     """Problems with a case set (one line each), the goldens and the mistakes checked.
     `files`: path -> .npy bytes; `entries`: path -> manifest entry; `references`: expected
@@ -26,7 +44,12 @@ def verify(files, entries, references):
         if entry["role"] != "expected":
             continue
         goldens += 1
-        expected, scale = load(files[path]), load(files[entry["scale"]])
+        expected = load(files[path])
+        if entry["dtype"] != "float32":  # int64 and bool: exact, no scale
+            problems += exact_problems(path, expected, references[path], entry["mistakes"], files)
+            mistakes += len(entry["mistakes"])
+            continue
+        scale = load(files[entry["scale"]])
         n, factor = entry["reduction"], entry["tolerance_factor"]
         off = distance(expected, references[path], scale, n, factor)
         if not off <= WITHIN:

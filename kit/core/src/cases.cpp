@@ -22,6 +22,18 @@ std::string case_context::input_path(const std::string& name) const {
     return entry_.file(name);
 }
 
+attn::StateDict case_context::state_dict(const std::string& prefix) {
+    attn::StateDict state;
+    for (const std::string& name : entry_.inputs) {
+        if (name.compare(0, prefix.size(), prefix) != 0) continue;
+        if (store_.file(entry_.file(name)).dtype != "float32") continue;
+        auto tensor = std::get<float_tensor>(store_.load(entry_.file(name)));
+        loaded_.push_back({name, shape_string(tensor.shape())});
+        state.set(name.substr(prefix.size()), std::move(tensor));
+    }
+    return state;
+}
+
 const std::vector<case_kind>& case_kinds() { return registry(); }
 
 bool register_case_kind(case_kind kind) {

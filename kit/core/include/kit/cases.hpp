@@ -16,6 +16,7 @@
 // GoogleTest in it.
 #pragma once
 
+#include "attn/module.hpp"
 #include "attn/tensor.hpp"
 #include "kit/any_tensor.hpp"
 #include "kit/golden_store.hpp"
@@ -51,6 +52,10 @@ public:
         loaded_.push_back({name, shape_string(tensor.shape())});
         return tensor;
     }
+
+    // The case's float32 inputs whose names start with `prefix` ("heads.1."), the prefix taken
+    // off: a module's state_dict as the recorder saved it ("W_query.weight.npy", ...).
+    attn::StateDict state_dict(const std::string& prefix = "");
 
     // An int64 scalar input (a dim, an index) of this case, remembered like input().
     std::int64_t integer(const std::string& name) {

@@ -16,6 +16,7 @@
 #include <xtensor/xtensor.hpp>
 
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <stdexcept>
@@ -35,7 +36,7 @@ public:
 struct golden_file {
     std::string path;       // "03_softmax/rows_notebook/weights.npy"
     std::string exercise;   // "03", or "kit" for the kit's own samples
-    std::string role;       // "input", "expected", "scale", "mistake" or "print_sample"
+    std::string role;  // "input", "expected", "scale", "mistake", "print_sample" or "init_sample"
     std::string source;     // the public notebook cell, e.g. "ch03.ipynb In [11]"
     std::string case_path;  // "03_softmax/rows_notebook"
     std::string sha256;
@@ -54,6 +55,10 @@ struct golden_file {
     // exercise, where they differ, names it.
     bool mistake_ambiguous = false;
     std::string repr;  // print_sample: PyTorch's repr() of the tensor
+    // init_sample: the attn::hashed_uniform call that must rebuild the tensor.
+    std::uint64_t init_seed = 0;
+    std::string init_name;
+    float init_low = 0.0f, init_high = 0.0f;
 };
 
 // One case: `path` is "<exercise folder>/<case name>", e.g. "01_dot_scores/notebook_journey".

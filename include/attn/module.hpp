@@ -1,0 +1,173 @@
+// attn/module.hpp — what every module shares: its parameters under PyTorch's names.
+//
+// A PyTorch module keeps its tensors in named attributes, and state_dict() lists them by
+// dotted path: a CausalAttention has "W_query.weight", "W_query.bias" (with qkv_bias=True),
+// ..., and the buffer "mask"; a MultiHeadAttentionWrapper's heads are "heads.0.W_query.weight",
+// "heads.1.W_query.weight", .... The kit's modules use the same names, so one recorded set of
+// weights loads into every exercise, case and track the same way.
+//
+// Every module of the kit is a small value type written like its nn.Module:
+//   - its parameters are public members with PyTorch's names and shapes (W_query, out_proj);
+//   - one constructor takes those parameters and checks their shapes (a wrong shape throws
+//     attn::shape_error naming it); another takes the sizes of __init__ and a
+//     ParameterSource, as `torch.manual_seed(123); CausalAttention(d_in, d_out, ...)` does;
+//   - forward(x) is the exercise, and module(x) calls it, as in PyTorch;
+//   - state_dict() returns its tensors under PyTorch's names.
+// Where the parameters come from is the ParameterSource's business:
+//   FromStateDict   a state_dict recorded from PyTorch (a case's files, "W_query.weight.npy")
+//   HashedUniform   a rule both PyTorch's side and C++ compute, element by element, so a
+//                   GPT-2-sized module (2.36 M parameters) needs no file at all
+#pragma once
+
+#include "attn/errors.hpp"
+#include "attn/tensor.hpp"
+
+#include <xtensor/xarray.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace attn {
+
+using Parameter = xt::xarray<float>;  // a parameter or buffer of any rank
+using Shape = std::vector<std::size_t>;
+
+// A module's tensors by the keys of PyTorch's state_dict(), in key order.
+class StateDict {
+public:
+    void set(const std::string& name, Parameter tensor) { tensors_[name] = std::move(tensor); }
+    bool contains(const std::string& name) const { return tensors_.count(name) != 0; }
+    const std::map<std::string, Parameter>& tensors() const { return tensors_; }
+
+    // The tensor `name`: "state_dict has no W_query.weight (it has: W_key.weight, ...)"
+    // otherwise.
+    const Parameter& get(const std::string& name) const {
+        const auto found = tensors_.find(name);
+        if (found == tensors_.end()) {
+            std::string known;
+            for (const auto& [key, tensor] : tensors_) known += (known.empty() ? "" : ", ") + key;
+            throw shape_error("state_dict has no " + name + " (it has: " +
+                              (known.empty() ? "nothing" : known) + ")");
+        }
+        return found->second;
+    }
+
+    // get(name) as a tensor of rank N: "state_dict's W_query.bias has shape (2, 3), but is
+    // used as a 1-D tensor" otherwise.
+    template <std::size_t N>
+    xt::xtensor<float, N> at(const std::string& name) const {
+        const Parameter& tensor = get(name);
+        if (tensor.dimension() != N) {
+            throw shape_error("state_dict's " + name + " has shape " +
+                              shape_string(tensor.shape()) + ", but is used as a " +
+                              std::to_string(N) + "-D tensor");
+        }
+        return tensor;
+    }
+
+    // The entries under `prefix` ("heads.0."), with the prefix taken off their names.
+    StateDict under(const std::string& prefix) const {
+        StateDict part;
+        for (const auto& [key, tensor] : tensors_) {
+            if (key.compare(0, prefix.size(), prefix) == 0) part.set(key.substr(prefix.size()), tensor);
+        }
+        return part;
+    }
+
+    // Adds every entry of `part` under `prefix`: a module's state_dict holds its children's.
+    void set_all(const std::string& prefix, const StateDict& part) {
+        for (const auto& [key, tensor] : part.tensors()) set(prefix + key, tensor);
+    }
+
+private:
+    std::map<std::string, Parameter> tensors_;
+};
+
+// Where a module built from its sizes gets its parameters' values.
+class ParameterSource {
+public:
+    virtual ~ParameterSource() = default;
+
+    // The parameter `name` ("heads.1.W_key.weight") of `shape`. PyTorch would draw it
+    // uniformly from [low, high): nn.Linear from +-1/sqrt(d_in), torch.rand from [0, 1).
+    virtual Parameter parameter(const std::string& name, const Shape& shape, float low,
+                                float high) = 0;
+};
+
+// The parameters of a state_dict, which must have the shapes the module asks for (a module
+// built for other sizes than the recorded one's says so, naming the tensor).
+class FromStateDict : public ParameterSource {
+public:
+    explicit FromStateDict(StateDict state) : state_(std::move(state)) {}
+
+    Parameter parameter(const std::string& name, const Shape& shape, float, float) override {
+        const Parameter& tensor = state_.get(name);
+        if (Shape(tensor.shape().begin(), tensor.shape().end()) != shape) {
+            throw shape_error("the module asks for " + name + " of shape " + shape_string(shape) +
+                              ", but the state_dict's has shape " +
+                              shape_string(tensor.shape()) +
+                              ": the module's sizes differ from the recorded module's");
+        }
+        return tensor;
+    }
+
+private:
+    StateDict state_;
+};
+
+// ---- HashedUniform: parameters from a rule, the same in C++ and in tools/recorder ---------
+// Element i (row-major) of the tensor `name` at `seed` is
+//   z = mix(fnv1a64(name) ^ mix(seed + 0x9E3779B97F4A7C15 * (i + 1)))
+//   value = float32(low + (high - low) * (z >> 40) / 2^24)           computed in double
+// with mix, splitmix64's finaliser. tools/recorder/init.py computes the same numbers, and
+// the kit's test_init checks that both agree. Not PyTorch's generator: a module built at
+// HashedUniform(123) is not the notebook's at torch.manual_seed(123), but it is the one the
+// recorder builds at HashedUniform(123), which is all a golden needs.
+namespace hashed {
+
+inline std::uint64_t mix(std::uint64_t z) {
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+inline std::uint64_t fnv1a64(const std::string& text) {
+    std::uint64_t hash = 0xCBF29CE484222325ULL;
+    for (const unsigned char c : text) hash = (hash ^ c) * 0x100000001B3ULL;
+    return hash;
+}
+
+}  // namespace hashed
+
+// The tensor `name` of `shape` drawn by the rule above, uniform in [low, high).
+inline Parameter hashed_uniform(std::uint64_t seed, const std::string& name, const Shape& shape,
+                                float low, float high) {
+    Parameter tensor(shape);
+    const std::uint64_t key = hashed::fnv1a64(name);
+    const double width = static_cast<double>(high) - static_cast<double>(low);
+    for (std::size_t i = 0; i < tensor.size(); ++i) {
+        const std::uint64_t z = hashed::mix(key ^ hashed::mix(seed + 0x9E3779B97F4A7C15ULL * (i + 1)));
+        const double unit = static_cast<double>(z >> 40) / 16777216.0;  // [0, 1), 24 bits
+        tensor.flat(i) = static_cast<float>(static_cast<double>(low) + width * unit);
+    }
+    return tensor;
+}
+
+class HashedUniform : public ParameterSource {
+public:
+    explicit HashedUniform(std::uint64_t seed) : seed_(seed) {}
+
+    Parameter parameter(const std::string& name, const Shape& shape, float low,
+                        float high) override {
+        return hashed_uniform(seed_, name, shape, low, high);
+    }
+
+private:
+    std::uint64_t seed_;
+};
+
+}  // namespace attn
