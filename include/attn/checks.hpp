@@ -185,3 +185,44 @@ void require_transferable(const std::string& function, const From& from, const T
 }
 
 }  // namespace attn::checks
+
+// ---- multi-head attention (exercises 16 onwards) ------------------------------------------
+
+namespace attn::checks {
+
+// `total` features split into `num_heads` heads of equal width: "d_out = 6 is not divisible
+// by num_heads = 4".
+inline void require_divisible(const std::string& function, const std::string& what,
+                              std::size_t total, std::size_t num_heads) {
+    require_positive(function, "num_heads", num_heads);
+    if (total % num_heads != 0) {
+        throw shape_error(function + ": " + what + " = " + std::to_string(total) +
+                          " is not divisible by num_heads = " + std::to_string(num_heads) +
+                          ": every head gets " + what + " / num_heads features");
+    }
+}
+
+// The heads of a MultiHeadAttentionWrapper: at least one, all of head 0's d_in, d_out and
+// context_length (they read the same x, and their outputs are put side by side).
+template <class Head>
+void require_heads_alike(const std::string& module, const std::vector<Head>& heads) {
+    if (heads.empty()) {
+        throw shape_error(module + ": no heads: num_heads must be at least 1");
+    }
+    for (std::size_t h = 1; h < heads.size(); ++h) {
+        const Head& head = heads[h];
+        if (head.d_in() != heads[0].d_in() || head.d_out() != heads[0].d_out() ||
+            head.context_length() != heads[0].context_length()) {
+            throw shape_error(module + ": head " + std::to_string(h) + " has d_in = " +
+                              std::to_string(head.d_in()) + ", d_out = " +
+                              std::to_string(head.d_out()) + ", context_length = " +
+                              std::to_string(head.context_length()) + ", but head 0 has " +
+                              std::to_string(heads[0].d_in()) + ", " +
+                              std::to_string(heads[0].d_out()) + ", " +
+                              std::to_string(heads[0].context_length()) +
+                              ": the heads of one module are alike");
+        }
+    }
+}
+
+}  // namespace attn::checks

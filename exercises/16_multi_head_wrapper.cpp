@@ -1,0 +1,45 @@
+// exercises/16_multi_head_wrapper.cpp — Exercise 16: MultiHeadAttentionWrapper, heads side by
+// side.
+//
+// The notebook cell it mirrors, In [35] of the book's chapter 3 notebook:
+//   https://github.com/rasbt/LLMs-from-scratch/blob/main/ch03/01_main-chapter-code/ch03.ipynb
+//   class MultiHeadAttentionWrapper(nn.Module):
+//       def __init__(self, d_in, d_out, context_length, dropout, num_heads, qkv_bias=False):
+//           self.heads = nn.ModuleList([CausalAttention(...) for _ in range(num_heads)])
+//       def forward(self, x):
+//           return torch.cat([head(x) for head in self.heads], dim=-1)
+// Declared in include/attn/multi_head_attention.hpp (struct MultiHeadAttentionWrapper).
+// Check your work: `tools/kit check 16`. Stuck? `tools/kit hint 16`.
+//
+// Goal: several attention heads over the same tokens. Each head is a CausalAttention
+// (exercise 15; the kit links its reference version) with its own weights, so each attends
+// to the tokens in its own way. forward runs every head on x and puts their contexts side by
+// side along the last axis, head 0 first:
+//   x (B, T, d_in) -> heads[h].forward(x): (B, T, d_out) -> context (B, T, num_heads * d_out)
+//   context[b, t, h * d_out + k] = heads[h].forward(x)[b, t, k]
+// Worked example, two heads of d_out 1 on one token: head 0 gives [[[0.5]]], head 1
+// [[[-2.0]]], so the wrapper gives [[[0.5, -2.0]]] (shape (1, 1, 2)).
+// Inside forward the module's members are in scope: heads (a std::vector<CausalAttention>),
+// num_heads(). xt::concatenate(xt::xtuple(a, b), 2) joins two Tensor3s along axis 2; for any
+// number of heads, make the result with xt::zeros<float>({B, T, num_heads() * d_head}) and
+// fill head h's block with xt::view(context, xt::all(), xt::all(), xt::range(start, stop)).
+#include "attn/causal_attention.hpp"
+#include "attn/checks.hpp"
+#include "attn/errors.hpp"
+#include "attn/multi_head_attention.hpp"
+
+#include <xtensor/xbuilder.hpp>
+#include <xtensor/xview.hpp>
+
+namespace attn {
+
+Tensor3 MultiHeadAttentionWrapper::forward(const Tensor3& x) const {
+    checks::require_batch("MultiHeadAttentionWrapper.forward", x, d_in(), context_length());
+
+    // TODO: run every head on x (heads[h].forward(x), (B, T, d_out) each) and return their
+    // contexts concatenated along the last axis, head 0's features first: (B, T, d_out()).
+    throw not_implemented("exercises/16_multi_head_wrapper.cpp",
+                          "MultiHeadAttentionWrapper::forward(x)");
+}
+
+}  // namespace attn

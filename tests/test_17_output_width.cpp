@@ -1,0 +1,66 @@
+// tests/test_17_output_width.cpp — Exercise 17: the book's Exercise 3.2 (a two-dimensional
+// output with two heads). Compiled once; linked against exercises/ and
+// solutions/17_output_width.cpp, and the reference solutions of the earlier exercises (the
+// wrapper's forward is exercise 16's). The cases are in reference_data/17_output_width/: the
+// heads' parameters PyTorch made at a seed, under their state_dict() names, or the seed
+// attn::HashedUniform draws them from.
+#include "attn/errors.hpp"
+#include "attn/module.hpp"
+#include "attn/multi_head_attention.hpp"
+#include "kit/testing.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+using attn::kit::case_input;
+
+namespace {
+
+std::size_t size_input(attn::kit::case_context& the_case, const std::string& name) {
+    return static_cast<std::size_t>(the_case.integer(name));
+}
+
+// The student's wrapper for the case's output_width and num_heads, its parameters from
+// `source`, on the case's x.
+attn::Tensor3 forward_of(attn::kit::case_context& the_case, attn::ParameterSource& source) {
+    const auto x = the_case.input<3>("x");  // (B, T, d_in)
+    const auto mha = attn::wrapper_for_output_width(
+        x.shape(2), size_input(the_case, "output_width"), size_input(the_case, "context_length"),
+        size_input(the_case, "num_heads"), source);
+    return mha.forward(x);
+}
+
+}  // namespace
+
+// The parameters PyTorch drew at the notebook's seed, d_out = output_width / num_heads: a
+// module of another d_out asks for weights of another shape, and the source names them.
+ATTN_CASE(output_width) {
+    attn::FromStateDict recorded(the_case.state_dict());
+    ATTN_RESULT("context", forward_of(the_case, recorded));
+}
+
+// The parameters from attn::HashedUniform(init_seed): any d_out builds, and the output's
+// shape and values show which.
+ATTN_CASE(output_width_hashed) {
+    attn::HashedUniform init(static_cast<std::uint64_t>(the_case.integer("init_seed")));
+    ATTN_RESULT("context", forward_of(the_case, init));
+}
+
+TEST(OutputWidthTest, RejectsAWidthTheHeadsCannotShare) {
+    attn::HashedUniform init(17);
+    ATTN_EXPECT_REJECTS(
+        attn::wrapper_for_output_width(3, 2, 6, 2, init),
+        attn::wrapper_for_output_width(3, 3, 6, 2, init), "output_width = 3 for num_heads = 2",
+        attn::shape_error, "output_width = 3 is not divisible by num_heads = 2",
+        R"line(checks::require_divisible("wrapper_for_output_width", "output_width", output_width, num_heads);)line");
+}
+
+TEST(OutputWidthTest, RejectsNoHeads) {
+    attn::HashedUniform init(17);
+    ATTN_EXPECT_REJECTS(
+        attn::wrapper_for_output_width(3, 2, 6, 2, init),
+        attn::wrapper_for_output_width(3, 2, 6, 0, init), "num_heads = 0", attn::shape_error,
+        "num_heads is 0",
+        R"line(checks::require_divisible("wrapper_for_output_width", "output_width", output_width, num_heads);)line");
+}

@@ -1,0 +1,106 @@
+"""Exercise 17, output_width: the book's Exercise 3.2, MultiHeadAttentionWrapper with num_heads=2
+and a two-dimensional output, by choosing d_out = output_width / num_heads = 1.
+
+Kinds: `output_width` gives the C++ function the parameters PyTorch drew at a seed
+(attn::FromStateDict: a wrapper of another d_out asks for weights of another shape and is
+refused by name); `output_width_hashed` draws them by attn::HashedUniform(init_seed), so any
+d_out builds and a wrong one shows as a named wrong answer.
+001 prints this exercise's output with its stale-`masked` slip (exercise 15's recorder shows
+the bug); the goldens come from the corrected CausalAttention (notebooks.py), at seed 123 on
+ch03.ipynb's batch, as the book's exercise-solutions.ipynb runs it."""
+
+import torch
+
+from .. import multihead as mh
+from ..cases import Kind, recorder
+from ..mistakes import Mistake
+from .ex15_causal_attention import seeded_heads
+
+
+def recorded_kind(num_heads):
+    names = mh.head_names(num_heads)
+
+    def forward(x, *rest):
+        *weights, output_width, heads, context_length = rest
+        return mh.wrapper_forward(x, dict(zip(names, weights)), heads, context_length)
+
+    def scale(x, *rest):
+        *weights, output_width, heads, context_length = rest
+        return mh.wrapper_scale(x, dict(zip(names, weights)), heads)
+
+    return Kind(name="output_width",
+                inputs=("x", *names, "output_width", "num_heads", "context_length"),
+                outputs=("context",), function=forward, scale=scale,
+                reduction=lambda x, *rest: {"context": mh.wrapper_reduction(x, rest[0].shape[0])},
+                mistakes=lambda *arguments: [])
+
+
+def hashed(x, seed, d_out, num_heads, context_length, qkv_bias=False):
+    """The wrapper attn::HashedUniform(seed) builds for these sizes, on x."""
+    module = mh.hashed_wrapper(seed, x.shape[-1], d_out, context_length, num_heads, qkv_bias)
+    with torch.no_grad():
+        return module(x)
+
+
+def hashed_forward(x, init_seed, output_width, num_heads, context_length):
+    return hashed(x, init_seed, output_width // num_heads, num_heads, context_length)
+
+
+def hashed_scale(x, init_seed, output_width, num_heads, context_length):
+    module = mh.hashed_wrapper(init_seed, x.shape[-1], output_width // num_heads,
+                               context_length, num_heads)
+    return mh.wrapper_scale(x, mh.state_of(module), num_heads)
+
+
+MISTAKES = [
+    Mistake("whole_width_per_head", "every head given the whole output_width as its d_out",
+            "the heads' outputs are put side by side, so num_heads heads of d_out features "
+            "give num_heads * d_out: each head gets d_out = output_width / num_heads.",
+            lambda x, seed, width, heads, cl: hashed(x, seed, width, heads, cl)
+            if heads > 1 else None),
+    Mistake("one_wide_head", "one head of the whole width instead of num_heads heads",
+            "keep num_heads heads (the exercise keeps num_heads=2) and change their d_out.",
+            lambda x, seed, width, heads, cl: hashed(x, seed, width, 1, cl)
+            if heads > 1 else None),
+    Mistake("with_bias", "heads built with qkv_bias=True",
+            "the exercise changes d_out only: the heads have no biases (qkv_bias = false).",
+            lambda x, seed, width, heads, cl: hashed(x, seed, width // heads, heads, cl, True)),
+]
+
+HASHED = Kind(name="output_width_hashed",
+              inputs=("x", "init_seed", "output_width", "num_heads", "context_length"),
+              outputs=("context",), function=hashed_forward, scale=hashed_scale,
+              reduction=lambda x, seed, width, heads, cl: {
+                  "context": mh.wrapper_reduction(x, width // heads, True)},
+              mistakes=lambda *arguments: MISTAKES)
+
+
+def drawn_hashed(batch, tokens, d_in, width_per_head, num_heads):
+    def make(draw):
+        B, T, din = (draw.size(*s) for s in (batch, tokens, d_in))
+        heads = draw.size(*num_heads)
+        return {"x": draw.randn(B, T, din), "init_seed": draw.integer(0, 2**62),
+                "output_width": heads * draw.size(*width_per_head), "num_heads": heads,
+                "context_length": T}
+    return make
+
+
+@recorder("17")
+def record(exercise):
+    batch = mh.cells.journey_batch()
+    exercise.notebook("notebook", recorded_kind(2),
+                      "exercise-solutions.ipynb, Exercise 3.2: MultiHeadAttentionWrapper(3, 1, "
+                      "6, 0.0, num_heads=2) at seed 123 on ch03.ipynb's batch",
+                      x=batch, output_width=2, num_heads=2, context_length=6,
+                      **seeded_heads(123, 2, d_out=1))
+    source = ("Exercise 3.2 with the parameters of attn::HashedUniform(init_seed): the "
+              "wrapper of num_heads heads whose output has output_width features")
+    exercise.drawn("hashed_two_heads", HASHED, source + ", two heads of d_out 1",
+                   drawn_hashed((2, (1, 3)), (6, (1, 9)), (3, (1, 6)), (1, (1, 3)), (2, (2, 2))),
+                   seed=1701)
+    exercise.drawn("hashed_three_heads", HASHED, source + ", three heads of d_out 2",
+                   drawn_hashed((2, (1, 3)), (5, (1, 9)), (4, (1, 6)), (2, (1, 3)), (3, (2, 4))),
+                   seed=1702)
+    exercise.drawn("hashed_one_token", HASHED, source + ", one token",
+                   drawn_hashed((1, (1, 3)), (1, (1, 1)), (3, (1, 6)), (2, (1, 3)), (2, (2, 4))),
+                   seed=1703)
