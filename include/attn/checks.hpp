@@ -226,3 +226,36 @@ void require_heads_alike(const std::string& module, const std::vector<Head>& hea
 }
 
 }  // namespace attn::checks
+
+namespace attn::checks {
+
+// MultiHeadAttention's out_proj: (d_out, d_out), a bias of d_out or none.
+inline void require_output_projection(const std::string& module, const Linear& out_proj,
+                                      std::size_t d_out) {
+    if (out_proj.weight.dimension() != 2 || out_proj.weight.shape(0) != d_out ||
+        out_proj.weight.shape(1) != d_out) {
+        throw shape_error(module + ": out_proj.weight has shape " +
+                          shape_string(out_proj.weight.shape()) + ", but it maps the merged " +
+                          "heads' d_out = " + std::to_string(d_out) + " features to d_out: (" +
+                          std::to_string(d_out) + ", " + std::to_string(d_out) + ")");
+    }
+    if (out_proj.has_bias()) require_length(module, "out_proj.bias", out_proj.bias, 0, d_out, "d_out");
+}
+
+// A heads tensor (B, num_heads, T, head_dim) with something in it.
+inline void require_heads_tensor(const std::string& function, const Tensor4& heads) {
+    require_non_empty(function, "heads", heads);
+}
+
+// truncated_mask's arguments: a square mask of at least T rows, 1 <= T.
+inline void require_mask_for(const std::string& function, const Matrix& mask, std::size_t T) {
+    require_square(function, "mask", mask);
+    require_positive(function, "T", T);
+    if (T > mask.shape(0)) {
+        throw shape_error(function + ": T = " + std::to_string(T) +
+                          " tokens, more than the context_length = " +
+                          std::to_string(mask.shape(0)) + " the mask was built for");
+    }
+}
+
+}  // namespace attn::checks

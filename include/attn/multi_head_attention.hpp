@@ -149,7 +149,130 @@ MultiHeadAttentionWrapper wrapper_for_output_width(std::size_t d_in, std::size_t
 
 // ---- Exercise 18 -------------------------------------------------------------------------
 
-// ---- Exercise 19 -------------------------------------------------------------------------
+// ---- Exercise 19 — MultiHeadAttention: one projection, split into heads (book §3.6.2) ----
+// ch03.ipynb In [37] (and a multi-head attention tutorial's In [7], In [8]):
+//   class MultiHeadAttention(nn.Module):
+//       def __init__(self, d_in, d_out, context_length, dropout, num_heads, qkv_bias=False):
+//           assert (d_out % num_heads == 0), "d_out must be divisible by num_heads"
+//           self.head_dim = d_out // num_heads
+//           self.W_query = nn.Linear(d_in, d_out, bias=qkv_bias)    (and W_key, W_value)
+//           self.out_proj = nn.Linear(d_out, d_out)                  # with a bias
+//           self.register_buffer("mask", torch.triu(torch.ones(context_length,
+//                                                              context_length), diagonal=1))
+//       def forward(self, x):
+//           b, num_tokens, d_in = x.shape
+//           keys = self.W_key(x).view(b, num_tokens, self.num_heads, self.head_dim)
+//           keys = keys.transpose(1, 2)                        (and queries, values)
+//           attn_scores = queries @ keys.transpose(2, 3)
+//           mask_bool = self.mask.bool()[:num_tokens, :num_tokens]
+//           attn_scores.masked_fill_(mask_bool, -torch.inf)
+//           attn_weights = torch.softmax(attn_scores / keys.shape[-1]**0.5, dim=-1)
+//           context_vec = (attn_weights @ values).transpose(1, 2)
+//           context_vec = context_vec.contiguous().view(b, num_tokens, self.d_out)
+//           return self.out_proj(context_vec)
+// The wrapper's heads again, but fused: ONE (d_out, d_in) projection computes every head's
+// queries at once, and its d_out = num_heads * head_dim features are cut into num_heads
+// slices of head_dim. Head h's features are [h * head_dim, (h + 1) * head_dim): the rows
+// h * head_dim ... of W_query.weight are head h's own weights (exercise 20 shows it).
+// Shapes through forward, for x (B, T, d_in):
+//   queries = W_query(x)                      (B, T, d_out)
+//   split_heads(queries, num_heads)           (B, num_heads, T, head_dim)
+//   scores, per batch item and head           (T, T), masked where truncated_mask is true
+//   softmax(scores / sqrt(head_dim)) @ values (B, num_heads, T, head_dim)
+//   merge_heads(...)                          (B, T, d_out)
+//   out_proj(...)                             (B, T, d_out)
+// Printed at torch.manual_seed(123), d_in 3, d_out 2, 2 heads, on the batch of two copies of
+// the six inputs (the tutorial's In [8]): shape (2, 6, 2), first rows
+//   [[0.3190, 0.4858], [0.2943, 0.3897], [0.2856, 0.3593], ...]
+// ch03.ipynb In [38] runs the same cell where the generator has moved on since its seed 42
+// (the wrappers of In [35] and In [36] drew first): [[-0.6380, 0.3370], [-0.7576, 0.2926], ...]
+
+// Exercise 19a. q.view(b, num_tokens, num_heads, head_dim).transpose(1, 2):
+//   projected (B, T, d_out) -> heads (B, num_heads, T, head_dim), head_dim = d_out / num_heads
+//   heads[b, h, t, k] = projected[b, t, h * head_dim + k]
+// d_out not divisible by num_heads (or num_heads = 0) throws attn::shape_error.
+Tensor4 split_heads(const Tensor3& projected, std::size_t num_heads);
+
+// Exercise 19b. context_vec.transpose(1, 2).contiguous().view(b, num_tokens, d_out), the
+// inverse of split_heads:
+//   heads (B, num_heads, T, head_dim) -> merged (B, T, num_heads * head_dim)
+//   merged[b, t, h * head_dim + k] = heads[b, h, t, k]
+Tensor3 merge_heads(const Tensor4& heads);
+
+// Exercise 19c. self.mask.bool()[:num_tokens, :num_tokens]: the first T rows and columns of
+// the (context_length, context_length) mask buffer, as bools (true where a score is hidden).
+//   mask (context_length, context_length), T <= context_length -> (T, T)
+// T = 0, T > context_length or a mask that is not square throws attn::shape_error.
+BoolMatrix truncated_mask(const Matrix& mask, std::size_t T);
+
+struct MultiHeadAttention {
+    Linear W_query;     // weight (d_out, d_in): every head's queries; bias (d_out,) or empty
+    Linear W_key;       // weight (d_out, d_in)
+    Linear W_value;     // weight (d_out, d_in)
+    Linear out_proj;    // weight (d_out, d_out), bias (d_out,): mixes the merged heads
+    std::size_t num_heads;
+    Matrix mask;        // (context_length, context_length), triu of ones with diagonal=1
+
+    // MultiHeadAttention.__init__ from its layers: W_query, W_key and W_value alike
+    // ((d_out, d_in), biases all or none), out_proj (d_out, d_out) with a bias of d_out or
+    // none, d_out divisible by num_heads, context_length >= 1; else attn::shape_error.
+    MultiHeadAttention(Linear W_query_, Linear W_key_, Linear W_value_, Linear out_proj_,
+                       std::size_t num_heads_, std::size_t context_length)
+        : W_query(std::move(W_query_)),
+          W_key(std::move(W_key_)),
+          W_value(std::move(W_value_)),
+          out_proj(std::move(out_proj_)),
+          num_heads(num_heads_) {
+        const std::string module = "MultiHeadAttention";
+        checks::require_layer_like(module, "W_query", W_query, "W_query", W_query);
+        checks::require_layer_like(module, "W_key", W_key, "W_query", W_query, true);
+        checks::require_layer_like(module, "W_value", W_value, "W_query", W_query, true);
+        checks::require_output_projection(module, out_proj, W_query.d_out());
+        checks::require_divisible(module, "d_out", W_query.d_out(), num_heads);
+        checks::require_positive(module, "context_length", context_length);
+        mask = xt::triu(xt::ones<float>({context_length, context_length}), 1);
+    }
+
+    // MultiHeadAttention(d_in, d_out, context_length, dropout=0.0, num_heads, qkv_bias):
+    // its layers "<prefix>W_query", ..., "<prefix>out_proj" (always with a bias) from `source`.
+    MultiHeadAttention(std::size_t d_in, std::size_t d_out, std::size_t context_length,
+                       std::size_t num_heads_, bool qkv_bias, ParameterSource& source,
+                       const std::string& prefix = "")
+        : MultiHeadAttention(Linear::make(source, prefix + "W_query", d_in, d_out, qkv_bias),
+                             Linear::make(source, prefix + "W_key", d_in, d_out, qkv_bias),
+                             Linear::make(source, prefix + "W_value", d_in, d_out, qkv_bias),
+                             Linear::make(source, prefix + "out_proj", d_out, d_out, true),
+                             num_heads_, context_length) {}
+
+    // The module of a state_dict: W_query.weight, ..., out_proj.weight, out_proj.bias.
+    static MultiHeadAttention load(const StateDict& state, std::size_t num_heads,
+                                   std::size_t context_length) {
+        return {Linear::load(state, "W_query"), Linear::load(state, "W_key"),
+                Linear::load(state, "W_value"), Linear::load(state, "out_proj"),
+                num_heads,                      context_length};
+    }
+
+    std::size_t d_in() const { return W_query.d_in(); }
+    std::size_t d_out() const { return W_query.d_out(); }
+    std::size_t head_dim() const { return d_out() / num_heads; }
+    std::size_t context_length() const { return mask.shape(0); }
+
+    StateDict state_dict() const {
+        StateDict state;
+        W_query.save(state, "W_query");
+        W_key.save(state, "W_key");
+        W_value.save(state, "W_value");
+        out_proj.save(state, "out_proj");
+        state.set("mask", mask);
+        return state;
+    }
+
+    // Exercise 19d. x: (B, T, d_in) -> (B, T, d_out), as the cell above, with split_heads,
+    // truncated_mask and merge_heads. T > context_length, or x's d_in not the weights',
+    // throws attn::shape_error.
+    Tensor3 forward(const Tensor3& x) const;
+    Tensor3 operator()(const Tensor3& x) const { return forward(x); }  // mha(batch)
+};
 
 // ---- Exercise 20 -------------------------------------------------------------------------
 

@@ -19,6 +19,7 @@ using Vector = xt::xtensor<float, 1>;   // shape (n,)
 using Matrix = xt::xtensor<float, 2>;   // shape (rows, cols); row i is xt::row(m, i)
 using Tensor3 = xt::xtensor<float, 3>;  // shape (B, T, d): a batch of B sequences of T tokens
 using Tensor4 = xt::xtensor<float, 4>;  // shape (B, heads, T, head_dim): one (T, head_dim) per head
+using BoolMatrix = xt::xtensor<bool, 2>;  // a mask, as PyTorch's mask.bool(): true = hidden
 
 // "(6, 3)": a shape written the way PyTorch's torch.Size prints it, for error messages.
 template <class Shape>

@@ -299,11 +299,13 @@ def record_exact_output(case, output, answer, wrong, recording, about):
         raise ValueError(f"{path}: an exact golden has no tolerance factor")
 
     def apart(a, b):
-        same = a.shape == b.shape and a.dtype == b.dtype and torch.equal(a, b)
-        return 0.0 if same else float("inf")
+        return 0.0 if a.shape == b.shape and torch.equal(a, b) else float("inf")
 
+    # A wrong answer of another dtype (a float placeholder for a bool mask) fails on its type,
+    # never on values a mistake could name.
     kept = select_mistakes(path, answer, apart,
-                           [(m, outputs[output]) for m, outputs in wrong], recording.notes)
+                           [(m, outputs[output]) for m, outputs in wrong
+                            if outputs[output].dtype == answer.dtype], recording.notes)
     mistake_paths = record_mistakes(case, output, kept, recording, about)
     recording.add(path, answer, "expected", **about, reduction=1, tolerance_factor=1.0,
                   tolerance_reason="", mistakes=mistake_paths)

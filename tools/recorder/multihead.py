@@ -69,3 +69,88 @@ def wrapper_reduction(x, d_out, qkv_bias=False):
 def state_of(module):
     """A module's parameters by state_dict name (buffers left out: C++ builds the mask)."""
     return cells.state_dict_of(module)
+
+
+# ---- the fused MultiHeadAttention (ch03.ipynb In [37]) -------------------------------------
+
+MHA_LAYERS = ("W_query", "W_key", "W_value", "out_proj")
+
+
+def mha_names(qkv_bias=False):
+    """The state_dict keys of a MultiHeadAttention's parameters, in state_dict() order."""
+    qkv = [f"{layer}{part}" for layer in LAYERS
+           for part in ((".weight", ".bias") if qkv_bias else (".weight",))]
+    return (*qkv, "out_proj.weight", "out_proj.bias")
+
+
+def split(projected, num_heads):
+    """view(b, T, num_heads, head_dim).transpose(1, 2)."""
+    b, T, d_out = projected.shape
+    return projected.view(b, T, num_heads, d_out // num_heads).transpose(1, 2).contiguous()
+
+
+def merge(heads):
+    """transpose(1, 2).contiguous().view(b, T, d_out)."""
+    b, H, T, head_dim = heads.shape
+    return heads.transpose(1, 2).contiguous().view(b, T, H * head_dim)
+
+
+def mha_module(state, num_heads, context_length):
+    """ch03.ipynb In [37]'s MultiHeadAttention holding `state`'s parameters, dropout 0."""
+    d_out, d_in = state["W_query.weight"].shape
+    module = notebooks.MultiHeadAttention(d_in, d_out, int(context_length), 0.0, int(num_heads),
+                                          qkv_bias="W_query.bias" in state)
+    with torch.no_grad():
+        for name, parameter in module.named_parameters():
+            parameter.copy_(state[name])
+    return module
+
+
+def mha_forward(x, state, num_heads, context_length, split_heads=split, merge_heads=merge,
+                scale=None, masked=True, project_out=True, dim=-1):
+    """The cell's forward with its steps as arguments, so that a mistake is one step changed:
+    `scale`(head_dim, d_out) the divisor of the scores (default sqrt(head_dim))."""
+    def layer(name, inputs):
+        out = inputs @ state[f"{name}.weight"].T
+        bias = state.get(f"{name}.bias")
+        return out if bias is None else out + bias
+
+    T = x.shape[1]
+    queries, keys, values = (split_heads(layer(name, x), int(num_heads)) for name in LAYERS)
+    if queries is None:
+        return None
+    scores = queries @ keys.transpose(2, 3)
+    if masked:
+        mask = torch.triu(torch.ones(int(context_length), int(context_length)), diagonal=1)
+        scores = scores.masked_fill(mask.bool()[:T, :T], -torch.inf)
+    head_dim, d_out = queries.shape[-1], state["W_query.weight"].shape[0]
+    divisor = head_dim ** 0.5 if scale is None else scale(head_dim, d_out)
+    context = merge_heads(torch.softmax(scores / divisor, dim=dim) @ values)
+    if context is None:
+        return None
+    return layer("out_proj", context) if project_out else context
+
+
+def mha_scale(x, state, num_heads):
+    """The Tracked forward, batch item by batch item and head by head."""
+    outputs = []
+    for b in range(x.shape[0]):
+        projected = [x[b] @ state[f"{name}.weight"].T if state.get(f"{name}.bias") is None
+                     else x[b] @ state[f"{name}.weight"].T + state[f"{name}.bias"]
+                     for name in LAYERS]
+        head_dim = projected[0].shape[-1] // int(num_heads)
+        heads = []
+        for h in range(int(num_heads)):
+            q, k, v = (p[:, h * head_dim:(h + 1) * head_dim] for p in projected)
+            heads.append(cells.causal_softmax_scale(q @ k.T, head_dim) @ v)
+        merged = cells.cat(heads)
+        outputs.append(merged @ state["out_proj.weight"].T + state["out_proj.bias"])
+    return cells.stack(outputs)
+
+
+def hashed_mha(seed, d_in, d_out, context_length, num_heads, qkv_bias=False):
+    """MultiHeadAttention(d_in, d_out, context_length, 0.0, num_heads, qkv_bias) with the
+    parameters attn::HashedUniform(seed) gives the C++ module."""
+    module = notebooks.MultiHeadAttention(d_in, d_out, context_length, 0.0, num_heads,
+                                          qkv_bias=qkv_bias)
+    return hashed_state(module, seed)

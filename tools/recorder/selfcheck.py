@@ -25,7 +25,9 @@ def exact_problems(path, expected, reference, mistake_paths, files):
         problems.append(f"{path}: differs from its float64 recomputation")
     wrong = {m: load(files[m]) for m in mistake_paths}
     for m, tensor in wrong.items():
-        if tensor.shape == expected.shape and np.array_equal(tensor, expected):
+        if tensor.dtype != expected.dtype:
+            problems.append(f"{m}: a {tensor.dtype} mistake of a {expected.dtype} golden")
+        elif tensor.shape == expected.shape and np.array_equal(tensor, expected):
             problems.append(f"{m}: equals the answer")
     names = sorted(wrong)
     for i, a in enumerate(names):
