@@ -22,7 +22,7 @@ namespace {
 
 // layer(x) for every token of the batch: (B, T, d_in) -> (B, T, d_out), one matrix product
 // over the B * T rows.
-Tensor3 apply(const Linear& layer, const Tensor3& x) {
+Tensor3 project(const Linear& layer, const Tensor3& x) {
     const std::size_t B = x.shape(0), T = x.shape(1);
     const Matrix rows = xt::reshape_view(x, {B * T, x.shape(2)});
     Matrix projected = xt::linalg::dot(rows, xt::transpose(layer.weight));
@@ -54,16 +54,16 @@ Tensor3 merge_heads(const Tensor4& heads) {
 BoolMatrix truncated_mask(const Matrix& mask, std::size_t T) {
     checks::require_mask_for("truncated_mask", mask, T);
 
-    return xt::view(mask, xt::range(0, T), xt::range(0, T)) != 0.0f;
+    return xt::not_equal(xt::view(mask, xt::range(0, T), xt::range(0, T)), 0.0f);
 }
 
 Tensor3 MultiHeadAttention::forward(const Tensor3& x) const {
     checks::require_batch("MultiHeadAttention.forward", x, d_in(), context_length());
 
     const std::size_t B = x.shape(0), T = x.shape(1);
-    const Tensor4 queries = split_heads(apply(W_query, x), num_heads);  // (B, H, T, head_dim)
-    const Tensor4 keys = split_heads(apply(W_key, x), num_heads);
-    const Tensor4 values = split_heads(apply(W_value, x), num_heads);
+    const Tensor4 queries = split_heads(project(W_query, x), num_heads);  // (B, H, T, head_dim)
+    const Tensor4 keys = split_heads(project(W_key, x), num_heads);
+    const Tensor4 values = split_heads(project(W_value, x), num_heads);
     const BoolMatrix hidden = truncated_mask(mask, T);
     const float scale = std::sqrt(static_cast<float>(head_dim()));
 
@@ -79,7 +79,7 @@ Tensor3 MultiHeadAttention::forward(const Tensor3& x) const {
             xt::view(context, b, h, xt::all(), xt::all()) = xt::linalg::dot(weights, v);
         }
     }
-    return apply(out_proj, merge_heads(context));
+    return project(out_proj, merge_heads(context));
 }
 
 }  // namespace attn
