@@ -274,7 +274,24 @@ struct MultiHeadAttention {
     Tensor3 operator()(const Tensor3& x) const { return forward(x); }  // mha(batch)
 };
 
-// ---- Exercise 20 -------------------------------------------------------------------------
+// ---- Exercise 20 — the wrapper's heads fused into one MultiHeadAttention ----------------
+// The book, §3.6.2: "the MultiHeadAttention class [...] integrates the multi-head
+// functionality within a single class [...]: instead of computing the heads separately, one
+// matrix multiplication computes the queries of all heads"; the tutorial's "Key Differences
+// from the Wrapper": one large W matrix instead of a loop over small ones.
+// A wrapper's heads are num_heads separate (head_dim, d_in) weights; stacking them row after
+// row gives one (num_heads * head_dim, d_in) weight whose rows [h * head_dim, (h + 1) *
+// head_dim) are head h's, which is exactly the block split_heads hands head h. So the fused
+// module with
+//   W_query.weight = [heads[0].W_query.weight; heads[1].W_query.weight; ...]   (rows stacked;
+//                    W_key, W_value alike; biases stacked the same way when the heads have them)
+//   out_proj       = the identity (d_out, d_out), bias zeros (the wrapper mixes nothing)
+//   num_heads, context_length as the wrapper's
+// computes, for every x, what the wrapper computes: one product per projection instead of
+// num_heads, the point of "one big matmul instead of many".
+// wrapper (num_heads heads of (head_dim, d_in)) -> MultiHeadAttention (d_in -> num_heads *
+// head_dim). The wrapper's constructor has already checked its heads alike.
+MultiHeadAttention fuse_heads(const MultiHeadAttentionWrapper& wrapper);
 
 // ---- Exercise 21 -------------------------------------------------------------------------
 

@@ -261,6 +261,12 @@ def record_case(case, recording):
                                  "inputs": list(kind.inputs), "expected": list(kind.outputs)}
 
 
+def wrong_answers(wrong, output):
+    """[(mistake, its `output`)] of the mistakes that give that output (a mistake of several
+    outputs may leave one out, or give None where the C++ call would throw)."""
+    return [(m, outputs[output]) for m, outputs in wrong if outputs.get(output) is not None]
+
+
 def record_mistakes(case, output, kept, recording, about):
     """Adds the kept mistakes of `output`; returns their paths."""
     paths = []
@@ -283,8 +289,7 @@ def record_float_output(case, output, answer, scale, n, wrong, recording, about)
     def apart(a, b):
         return distance(a.numpy(), b.numpy(), scale.numpy(), n, factor)
 
-    kept = select_mistakes(path, answer, apart,
-                           [(m, outputs[output]) for m, outputs in wrong], recording.notes)
+    kept = select_mistakes(path, answer, apart, wrong_answers(wrong, output), recording.notes)
     mistake_paths = record_mistakes(case, output, kept, recording, about)
     recording.add(scale_path, scale, "scale", **about, of=path)
     recording.add(path, answer, "expected", **about, reduction=n, scale=scale_path,
@@ -304,8 +309,8 @@ def record_exact_output(case, output, answer, wrong, recording, about):
     # A wrong answer of another dtype (a float placeholder for a bool mask) fails on its type,
     # never on values a mistake could name.
     kept = select_mistakes(path, answer, apart,
-                           [(m, outputs[output]) for m, outputs in wrong
-                            if outputs[output].dtype == answer.dtype], recording.notes)
+                           [(m, tensor) for m, tensor in wrong_answers(wrong, output)
+                            if tensor.dtype == answer.dtype], recording.notes)
     mistake_paths = record_mistakes(case, output, kept, recording, about)
     recording.add(path, answer, "expected", **about, reduction=1, tolerance_factor=1.0,
                   tolerance_reason="", mistakes=mistake_paths)

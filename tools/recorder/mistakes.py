@@ -29,6 +29,13 @@ class Mistake:
             object.__setattr__(self, "family", self.slug)
 
 
+def zeros_like(result):
+    """Zeros shaped like a result: a tensor, or each output of a kind with several."""
+    if isinstance(result, dict):
+        return {name: torch.zeros_like(tensor) for name, tensor in result.items()}
+    return torch.zeros_like(result)
+
+
 def placeholders(right, input_names):
     """What a function returns before its work is done: an argument, or the zeros its result
     was created with. `right` is the correct function."""
@@ -46,16 +53,17 @@ def placeholders(right, input_names):
         Mistake("all_zeros", "returned all zeros (nothing written into the result)",
                 "the result still holds the zeros it was created with: write every computed "
                 "value into it, and return that tensor.",
-                lambda *args: torch.zeros_like(right(*args))),
+                lambda *args: zeros_like(right(*args))),
     ]
 
 
 def _unfilled(right, rank, dim, index):
     """`right`'s result of `rank` with row (dim 0) or column (dim 1) `index` left at 0."""
     def wrong(*args):
-        result = right(*args).clone()
-        if result.dim() != rank:
-            return None
+        result = right(*args)
+        if not isinstance(result, torch.Tensor) or result.dim() != rank:
+            return None  # several outputs, or another rank: no loop writes it this way
+        result = result.clone()
         result.select(dim, index).zero_()
         return result
     return wrong
@@ -66,7 +74,7 @@ def loop_slips(right):
     indices swapped (the result transposed), where the result's rank allows."""
     def transposed(*args):
         result = right(*args)
-        return result.T if result.dim() == 2 else None
+        return result.T if isinstance(result, torch.Tensor) and result.dim() == 2 else None
 
     slips = []
     for rank, dim, part, loop in ((1, 0, "element", "loop"), (2, 0, "row", "loop"),

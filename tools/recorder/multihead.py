@@ -154,3 +154,22 @@ def hashed_mha(seed, d_in, d_out, context_length, num_heads, qkv_bias=False):
     module = notebooks.MultiHeadAttention(d_in, d_out, context_length, 0.0, num_heads,
                                           qkv_bias=qkv_bias)
     return hashed_state(module, seed)
+
+
+# ---- the wrapper fused (exercise 20) -------------------------------------------------------
+
+def fuse(state, num_heads, order=None, stack=lambda blocks: torch.cat(blocks, dim=0),
+         out_proj=torch.eye):
+    """The fused MultiHeadAttention's state_dict from a wrapper's: each layer's heads stacked
+    (in `order`, default 0, 1, ...), out_proj's weight out_proj(d_out) and a zero bias."""
+    order = range(int(num_heads)) if order is None else order
+    fused = {}
+    for layer in LAYERS:
+        for part in (".weight", ".bias"):
+            blocks = [state.get(f"heads.{h}.{layer}{part}") for h in order]
+            if blocks[0] is not None:
+                fused[f"{layer}{part}"] = stack(blocks)
+    d_out = fused["W_query.weight"].shape[0]
+    fused["out_proj.weight"] = out_proj(d_out)
+    fused["out_proj.bias"] = torch.zeros(d_out)
+    return fused

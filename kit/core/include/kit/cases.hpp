@@ -66,11 +66,9 @@ public:
 
     // Runs `call` (the text `call_text`, at file:line, for messages). If it throws, reports
     // the one-line failure, with the shapes of the inputs the call names, and throws
-    // case_stopped; else hands the result on as output `name` and returns it, evaluated,
-    // for a further output to use.
+    // case_stopped; else returns its result, evaluated.
     template <class Call>
-    auto result(const std::string& name, const char* call_text, const char* file, int line,
-                Call&& call) {
+    auto run(const char* call_text, const char* file, int line, Call&& call) {
         std::optional<decltype(evaluated(call()))> value;
         bool stub = false;
         const std::string failure = failure_of([&] { value.emplace(evaluated(call())); }, call_text,
@@ -79,8 +77,17 @@ public:
             on_throw(failure, stub, file, line);
             throw case_stopped{};
         }
-        on_result(name, call_text, file, line, to_any_tensor(*value));
         return std::move(*value);
+    }
+
+    // run(), then hands the result on as output `name` and returns it, for a further output
+    // to use.
+    template <class Call>
+    auto result(const std::string& name, const char* call_text, const char* file, int line,
+                Call&& call) {
+        auto value = run(call_text, file, line, std::forward<Call>(call));
+        on_result(name, call_text, file, line, to_any_tensor(value));
+        return value;
     }
 
 protected:
@@ -131,3 +138,7 @@ void run_case(const case_kind& kind, case_context& context);
 // that result, so a further output can be computed from it.
 #define ATTN_RESULT(name, call) \
     the_case.result(name, #call, __FILE__, __LINE__, [&] { return call; })
+
+// One call of the code under test whose result is not an output itself (a module, whose
+// parameters and forward are): evaluates to it. A throw is reported as ATTN_RESULT's.
+#define ATTN_CALL(call) the_case.run(#call, __FILE__, __LINE__, [&] { return call; })
