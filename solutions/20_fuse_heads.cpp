@@ -23,9 +23,9 @@ Linear stacked(const MultiHeadAttentionWrapper& wrapper, Linear CausalAttention:
     if (first.has_bias()) fused.bias = xt::zeros<float>({d_out});
     for (std::size_t h = 0; h < wrapper.num_heads(); ++h) {
         const Linear& head = wrapper.heads[h].*which;
-        const auto rows = xt::range(h * head_dim, (h + 1) * head_dim);
-        xt::view(fused.weight, rows, xt::all()) = head.weight;
-        if (head.has_bias()) xt::view(fused.bias, rows) = head.bias;
+        const std::size_t first_row = h * head_dim, end_row = (h + 1) * head_dim;
+        xt::view(fused.weight, xt::range(first_row, end_row), xt::all()) = head.weight;
+        if (head.has_bias()) xt::view(fused.bias, xt::range(first_row, end_row)) = head.bias;
     }
     return fused;
 }
