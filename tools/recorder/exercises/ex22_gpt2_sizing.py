@@ -1,0 +1,332 @@
+"""Exercise 22, gpt2_sizing: GPT-2 small's attention layer (the book's Exercise 3.3, ch03.ipynb
+In [39]; 002 In [9] to In [12]; 000's Exercise 3.3), built by the student's
+gpt2_small_attention and run at T = 64 (the whole output a golden) and T = 1024 (000's batch
+of one 1024-token sequence; its (1, 1024, 768) output is checked by its sums over each token
+and each feature); its parameters, memory and FLOPs counted exactly (int64 goldens).
+
+No case stores a GPT-2-width tensor: the module comes from attn::HashedUniform(init_seed) and
+x from init.hashed_uniform(x_seed, "x", ...), which C++ computes alike (test_init).
+Reproduced (check_printed): 002 In [11]'s counts, W_query 590,592 and the total 2,362,368
+(qkv_bias=True); 001 In [39]'s module (qkv_bias=False) has 2,360,064."""
+
+import torch
+
+from .. import multihead as mh
+from .. import notebooks
+from ..bounds import Tracked
+from ..cases import Kind, recorder
+from ..init import hashed_uniform
+from ..mistakes import Mistake
+
+GPT2 = {"d_in": 768, "d_out": 768, "context_length": 1024, "num_heads": 12}
+
+
+def int64(value):
+    return torch.tensor(int(value), dtype=torch.int64)
+
+
+# ---- the layer's forward -------------------------------------------------------------------
+
+def layer_state(seed, qkv_bias, **sizes):
+    """The state_dict of MultiHeadAttention at GPT-2's sizes (or `sizes` changed) as
+    attn::HashedUniform(seed) builds it."""
+    config = {**GPT2, **sizes}
+    module = mh.hashed_mha(seed, config["d_in"], config["d_out"], config["context_length"],
+                           config["num_heads"], bool(qkv_bias))
+    return mh.state_of(module), config
+
+
+def x_of(x_seed, batch, T, d_in):
+    """x as C++ draws it, in torch's default dtype (float64 for the recorder's reference)."""
+    return hashed_uniform(x_seed, "x", (batch, T, d_in), -1.0, 1.0).to(torch.get_default_dtype())
+
+
+def layer_forward(init_seed, x_seed, batch, T, d_in, qkv_bias, **sizes):
+    """The student's layer (GPT-2's sizes, or `sizes` as a mistake has them) on the case's x;
+    None where that layer refuses x (the C++ call throws)."""
+    state, config = layer_state(init_seed, qkv_bias, **sizes)
+    if config["d_in"] != d_in or T > config["context_length"]:
+        return None
+    with torch.no_grad():
+        return mh.mha_forward(x_of(x_seed, batch, T, d_in), state, config["num_heads"],
+                              config["context_length"])
+
+
+def sums(context):
+    return None if context is None else {"token_sums": context.sum(dim=2),
+                                         "feature_sums": context.sum(dim=1)}
+
+
+LAYER_MISTAKES = [
+    ("head_dim_as_heads", "num_heads = 64 (GPT-2's head_dim, not its number of heads)",
+     "GPT-2 small has 12 heads of head_dim 64: num_heads = 12, and 768 / 12 = 64 follows.",
+     {"num_heads": 64}),
+    ("one_head", "one head of 768 instead of 12 heads of 64",
+     "GPT-2 small has 12 attention heads: num_heads = 12.", {"num_heads": 1}),
+    ("context_length_768", "context_length = 768 (the embedding size, not the context)",
+     "GPT-2 small reads up to 1,024 tokens: context_length = 1024; 768 is d_in and d_out.",
+     {"context_length": 768}),
+]
+
+
+def layer_mistakes(output_of):
+    """The wrong layers as mistakes of a forward kind whose outputs are output_of(context)."""
+    mistakes = [Mistake(slug, name, hint,
+                        lambda s, xs, b, T, d, bias, changed=changed: output_of(
+                            layer_forward(s, xs, b, T, d, bias, **changed)))
+                for slug, name, hint, changed in LAYER_MISTAKES]
+    mistakes.append(Mistake(
+        "qkv_bias_ignored", "qkv_bias ignored (the projections always with, or without, biases)",
+        "pass qkv_bias on to MultiHeadAttention: GPT-2 uses biases in W_query, W_key, W_value; "
+        "the book's solution does not.",
+        lambda s, xs, b, T, d, bias: output_of(layer_forward(s, xs, b, T, d, not bias))))
+    return mistakes
+
+
+def layer_scale(init_seed, x_seed, batch, T, d_in, qkv_bias):
+    state, config = layer_state(init_seed, qkv_bias)
+    return mh.mha_scale(Tracked.exact(x_of(x_seed, batch, T, d_in)), state, config["num_heads"])
+
+
+LAYER_INPUTS = ("init_seed", "x_seed", "batch", "T", "d_in", "qkv_bias")
+
+FORWARD = Kind(
+    name="gpt2_forward", inputs=LAYER_INPUTS, outputs=("context",), function=layer_forward,
+    scale=layer_scale,
+    reduction=lambda s, xs, batch, T, d_in, bias: {"context": max(T, d_in + bias, 768 + 1)},
+    mistakes=lambda *arguments: layer_mistakes(lambda context: context))
+
+
+def sums_scale(*arguments):
+    context = layer_scale(*arguments)
+    return {"token_sums": context.sum(dim=2), "feature_sums": context.sum(dim=1)}
+
+
+FORWARD_SUMS = Kind(
+    name="gpt2_forward_sums", inputs=LAYER_INPUTS, outputs=("token_sums", "feature_sums"),
+    function=lambda *arguments: sums(layer_forward(*arguments)), scale=sums_scale,
+    # a sum of 768 (or T) context values, each of the forward's reduction length
+    reduction=lambda s, xs, batch, T, d_in, bias: {
+        "token_sums": max(T, d_in + bias, 769) + 768,
+        "feature_sums": max(T, d_in + bias, 769) + T},
+    mistakes=lambda *arguments: layer_mistakes(sums),
+    derive=lambda made: made if isinstance(made, dict) else {})
+
+
+def layer_sizes(qkv_bias, **changed):
+    """[d_in, d_out, num_heads, context_length, qkv_bias] of the layer, as int64."""
+    config = {**GPT2, **changed}
+    return torch.tensor([config["d_in"], config["d_out"], config["num_heads"],
+                         config["context_length"], int(qkv_bias)], dtype=torch.int64)
+
+
+# At GPT-2 width the forward's first-order error bound is loose (its tolerance ~ 8e-3 on
+# values ~0.5), so a wrong layer fails the forward cases ~5 tolerances off, too close to be
+# named; the sizes of the layer name the mistake exactly.
+SIZES = Kind(
+    name="gpt2_layer_sizes", inputs=("qkv_bias",), outputs=("sizes",), function=layer_sizes,
+    scale=None, reduction=None,
+    mistakes=lambda *arguments: [
+        *(Mistake(slug, name, hint, lambda bias, changed=changed: layer_sizes(bias, **changed))
+          for slug, name, hint, changed in LAYER_MISTAKES),
+        Mistake("qkv_bias_ignored", "qkv_bias ignored", "pass qkv_bias on to "
+                "MultiHeadAttention: GPT-2 uses biases in W_query, W_key, W_value; the book's "
+                "solution does not.", lambda bias: layer_sizes(1 - bias))])
+
+
+# ---- the counts ----------------------------------------------------------------------------
+
+def linear_count(d_in, d_out, bias):
+    return int64(d_out * d_in + (d_out if bias else 0))
+
+
+LINEAR_COUNT = Kind(
+    name="linear_parameter_count", inputs=("d_in", "d_out", "bias"), outputs=("count",),
+    function=linear_count, scale=None, reduction=None,
+    mistakes=lambda *arguments: [
+        Mistake("bias_left_out", "the bias left out", "a Linear's parameters are its weight's "
+                "values AND its bias's (weight.size() + bias.size()).",
+                lambda d_in, d_out, bias: int64(d_out * d_in) if bias else None),
+        Mistake("weight_rows_only", "counted the weight's rows, not its values",
+                "weight.size() is rows * columns = d_out * d_in; shape(0) is only d_out.",
+                lambda d_in, d_out, bias: int64(d_out + (d_out if bias else 0))),
+    ])
+
+
+def module_count(d_in, d_out, context_length, num_heads, qkv_bias):
+    """sum(p.numel() for p in MultiHeadAttention(...).parameters())."""
+    module = notebooks.MultiHeadAttention(d_in, d_out, context_length, 0.0, num_heads,
+                                          qkv_bias=bool(qkv_bias))
+    return int64(sum(p.numel() for p in module.parameters()))
+
+
+def count_without(*left_out):
+    """The count with some parameters left out (names as in the state_dict)."""
+    def wrong(d_in, d_out, context_length, num_heads, qkv_bias):
+        module = notebooks.MultiHeadAttention(d_in, d_out, context_length, 0.0, num_heads,
+                                              qkv_bias=bool(qkv_bias))
+        return int64(sum(p.numel() for name, p in module.named_parameters()
+                         if name not in left_out))
+    return wrong
+
+
+MODULE_COUNT = Kind(
+    name="parameter_count", inputs=("d_in", "d_out", "context_length", "num_heads", "qkv_bias"),
+    outputs=("count",), function=module_count, scale=None, reduction=None,
+    mistakes=lambda *arguments: [
+        Mistake("out_proj_left_out", "out_proj left out", "the module has four Linear layers: "
+                "W_query, W_key, W_value AND out_proj.",
+                count_without("out_proj.weight", "out_proj.bias")),
+        Mistake("out_proj_bias_left_out", "out_proj's bias left out",
+                "out_proj always has a bias (nn.Linear(d_out, d_out)), whatever qkv_bias is.",
+                count_without("out_proj.bias")),
+        Mistake("mask_counted", "the mask buffer counted as parameters",
+                "the mask is a buffer (register_buffer), not a parameter: leave it out.",
+                lambda d_in, d_out, cl, heads, bias: int64(
+                    module_count(d_in, d_out, cl, heads, bias) + cl * cl)),
+        Mistake("weights_only", "the biases left out",
+                "count the biases too: out_proj's always, the projections' with qkv_bias.",
+                count_without("W_query.bias", "W_key.bias", "W_value.bias", "out_proj.bias")),
+    ])
+
+
+def score_bytes(batch, num_heads, T):
+    return int64(batch * num_heads * T * T * 4)
+
+
+SCORE_BYTES = Kind(
+    name="score_tensor_bytes", inputs=("batch", "num_heads", "T"), outputs=("bytes",),
+    function=score_bytes, scale=None, reduction=None,
+    mistakes=lambda *arguments: [
+        Mistake("values_not_bytes", "counted values, not bytes",
+                "a float32 value takes 4 bytes (sizeof(float)): multiply the count by 4.",
+                lambda b, h, T: int64(b * h * T * T)),
+        Mistake("heads_left_out", "the heads left out",
+                "every head has its own (T, T) scores: (B, num_heads, T, T).",
+                lambda b, h, T: int64(b * T * T * 4) if h > 1 else None),
+        Mistake("t_not_squared", "T instead of T * T",
+                "a score for every pair of tokens: T * T per head.",
+                lambda b, h, T: int64(b * h * T * 4) if T > 1 else None),
+    ])
+
+
+def mask_bytes(context_length):
+    return int64(context_length * context_length * 4)
+
+
+MASK_BYTES = Kind(
+    name="mask_buffer_bytes", inputs=("context_length",), outputs=("bytes",),
+    function=mask_bytes, scale=None, reduction=None,
+    mistakes=lambda *arguments: [
+        Mistake("values_not_bytes", "counted values, not bytes",
+                "the buffer is float32 (torch.ones): 4 bytes a value.",
+                lambda cl: int64(cl * cl)),
+        Mistake("upper_triangle_only", "counted only the ones above the diagonal",
+                "the buffer stores every entry of the (context_length, context_length) "
+                "matrix, zeros too.", lambda cl: int64(cl * (cl - 1) // 2 * 4)),
+    ])
+
+
+def flops(d_in, d_out, context_length, num_heads, qkv_bias, batch, T):
+    """The closed formula, 2 B T (3 d_in d_out + d_out^2) + 4 B T^2 d_out."""
+    return int64(2 * batch * T * (3 * d_in * d_out + d_out * d_out) + 4 * batch * T * T * d_out)
+
+
+def flops_without(projections=3, attention=2, out_proj=1, per_multiply_add=2, head_dim=None):
+    def wrong(d_in, d_out, context_length, num_heads, qkv_bias, batch, T):
+        hd = d_out // num_heads if head_dim is None else head_dim(d_in, d_out, num_heads)
+        products = (projections * batch * T * d_in * d_out
+                    + attention * batch * num_heads * T * T * hd
+                    + out_proj * batch * T * d_out * d_out)
+        return int64(per_multiply_add * products)
+    return wrong
+
+
+FLOPS = Kind(
+    name="forward_flops",
+    inputs=("d_in", "d_out", "context_length", "num_heads", "qkv_bias", "batch", "T"),
+    outputs=("flops",), function=flops, scale=None, reduction=None,
+    mistakes=lambda *arguments: [
+        Mistake("multiply_adds", "counted multiply-adds, not FLOPs (half the answer)",
+                "each multiply-add is 2 floating-point operations: a multiplication and an "
+                "addition.", flops_without(per_multiply_add=1)),
+        Mistake("out_proj_left_out", "out_proj's product left out",
+                "the merged heads go through out_proj: one more (B * T, d_out) @ (d_out, d_out).",
+                flops_without(out_proj=0)),
+        Mistake("one_projection", "one projection counted instead of three",
+                "queries, keys and values are three products of (B * T, d_in) @ (d_in, d_out).",
+                flops_without(projections=1)),
+        Mistake("attention_once", "the attention counted once (scores or weights @ values)",
+                "two products per head: queries @ keys.T for the scores AND weights @ values.",
+                flops_without(attention=1)),
+        Mistake("head_dim_as_d_out", "each head's attention counted at d_out, not head_dim",
+                "a head's queries and keys have head_dim = d_out / num_heads features.",
+                flops_without(head_dim=lambda d_in, d_out, heads: d_out)),
+    ])
+
+
+def check_printed():
+    """002 In [11]: W_query 590,592, the total 2,362,368 (qkv_bias=True); 001 In [39]'s module
+    (qkv_bias=False): 2,360,064."""
+    for got, want, what in ((linear_count(768, 768, True), 590_592, "002 In [11] W_query"),
+                            (module_count(768, 768, 1024, 12, True), 2_362_368, "002 In [11]"),
+                            (module_count(768, 768, 1024, 12, False), 2_360_064, "001 In [39]")):
+        if int(got) != want:
+            raise AssertionError(f"{what}: {int(got)} parameters")
+
+
+@recorder("22")
+def record(exercise):
+    check_printed()
+    gpt2 = "the book's Exercise 3.3 (ch03.ipynb In [39])"
+    tutorial = "002 In [11] (the tutorial's GPT-2 exercise)"
+    exercise.notebook("notebook_w_query", LINEAR_COUNT, f"{tutorial}: W_query's parameters",
+                      d_in=768, d_out=768, bias=1)
+    exercise.notebook("notebook_no_bias", LINEAR_COUNT, f"{gpt2}: W_query without a bias",
+                      d_in=768, d_out=768, bias=0)
+    exercise.notebook("notebook_qkv_bias", MODULE_COUNT, f"{tutorial}: qkv_bias=True",
+                      **GPT2, qkv_bias=1)
+    exercise.notebook("notebook", MODULE_COUNT, f"{gpt2}: qkv_bias=False", **GPT2, qkv_bias=0)
+    exercise.notebook("notebook_scores", SCORE_BYTES, f"{gpt2}: one 1024-token sequence",
+                      batch=1, num_heads=12, T=1024)
+    exercise.notebook("notebook_scores_tutorial", SCORE_BYTES,
+                      f"{tutorial}, In [12]: its batch of 2 sequences of 128 tokens",
+                      batch=2, num_heads=12, T=128)
+    exercise.notebook("notebook_mask", MASK_BYTES, f"{gpt2}: the mask for 1,024 tokens",
+                      context_length=1024)
+    exercise.notebook("notebook_flops", FLOPS, f"{gpt2}: one forward of one 1024-token "
+                      "sequence", **GPT2, qkv_bias=0, batch=1, T=1024)
+    exercise.notebook("notebook_small_flops", FLOPS, "ch03.ipynb In [38]'s module (d_in 3, "
+                      "d_out 2, 2 heads) on its batch", d_in=3, d_out=2, context_length=6,
+                      num_heads=2, qkv_bias=0, batch=2, T=6)
+
+    def sizes(**fixed):
+        """make(draw): integer inputs drawn in hidden sets from (public, (low, high))."""
+        return lambda draw: {name: draw.size(*spec) for name, spec in fixed.items()}
+
+    exercise.drawn("small_module", MODULE_COUNT, f"{gpt2} at other sizes",
+                   sizes(d_in=(5, (2, 40)), d_out=(6, (2, 8)), context_length=(9, (1, 30)),
+                         num_heads=(3, (1, 1)), qkv_bias=(1, (0, 1))))
+    exercise.drawn("scores_drawn", SCORE_BYTES, f"{gpt2} at other sizes",
+                   sizes(batch=(3, (1, 8)), num_heads=(5, (2, 16)), T=(77, (2, 4096))))
+    exercise.drawn("mask_drawn", MASK_BYTES, f"{gpt2} at other sizes",
+                   sizes(context_length=(300, (2, 8192))))
+    exercise.drawn("flops_drawn", FLOPS, f"{gpt2} at other sizes",
+                   sizes(d_in=(10, (2, 64)), d_out=(12, (4, 4)), context_length=(50, (50, 50)),
+                         num_heads=(4, (2, 2)), qkv_bias=(1, (0, 1)), batch=(3, (1, 4)),
+                         T=(20, (2, 50))))
+
+    for bias in (0, 1):
+        exercise.notebook(f"layer_sizes_qkv_bias_{bias}", SIZES,
+                          f"{gpt2}: MultiHeadAttention(768, 768, 1024, 0.0, 12, qkv_bias="
+                          f"{bool(bias)}), its sizes", qkv_bias=bias)
+    layer = f"{gpt2}: the layer built by gpt2_small_attention from attn::HashedUniform"
+    exercise.drawn("forward_t64", FORWARD, f"{layer}, at T = 64",
+                   lambda draw: {"init_seed": draw.integer(0, 2**62),
+                                 "x_seed": draw.integer(0, 2**62), "batch": 1, "T": 64,
+                                 "d_in": 768, "qkv_bias": 1}, seed=2201)
+    exercise.drawn("forward_t1024", FORWARD_SUMS, f"{layer}, on 000's batch of one 1024-token "
+                   "sequence (its sums over tokens and features)",
+                   lambda draw: {"init_seed": draw.integer(0, 2**62),
+                                 "x_seed": draw.integer(0, 2**62), "batch": 1, "T": 1024,
+                                 "d_in": 768, "qkv_bias": 0}, seed=2202)
