@@ -34,7 +34,8 @@
 
 namespace attn {
 
-MultiHeadAttention fuse_heads(const MultiHeadAttentionWrapper& wrapper) {
+// [[maybe_unused]] until your code uses it: the stub's body does not.
+MultiHeadAttention fuse_heads([[maybe_unused]] const MultiHeadAttentionWrapper& wrapper) {
     // TODO: each of W_query, W_key, W_value: the heads' weights stacked row after row (and
     // their biases, if wrapper.heads[0].W_query.has_bias()); out_proj: identity, zero bias;
     // return the MultiHeadAttention of wrapper.num_heads() heads and its context_length().

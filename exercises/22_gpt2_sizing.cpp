@@ -33,18 +33,20 @@
 
 namespace attn {
 
-MultiHeadAttention gpt2_small_attention(ParameterSource& source, bool qkv_bias) {
+// [[maybe_unused]] until your code uses them: the stub's body does not.
+MultiHeadAttention gpt2_small_attention([[maybe_unused]] ParameterSource& source,
+                                        [[maybe_unused]] bool qkv_bias) {
     // TODO: MultiHeadAttention(d_in, d_out, context_length, num_heads, qkv_bias, source) with
     // GPT-2 small's sizes.
     throw not_implemented("exercises/22_gpt2_sizing.cpp", "gpt2_small_attention(source, qkv_bias)");
 }
 
-std::int64_t parameter_count(const Linear& layer) {
+std::int64_t parameter_count([[maybe_unused]] const Linear& layer) {
     // TODO: the values of the weight and of the bias (empty without one).
     throw not_implemented("exercises/22_gpt2_sizing.cpp", "parameter_count(layer)");
 }
 
-std::int64_t parameter_count(const MultiHeadAttention& module) {
+std::int64_t parameter_count([[maybe_unused]] const MultiHeadAttention& module) {
     // TODO: the parameters of its four Linear layers; the mask buffer is not a parameter.
     throw not_implemented("exercises/22_gpt2_sizing.cpp", "parameter_count(module)");
 }
@@ -65,7 +67,8 @@ std::int64_t mask_buffer_bytes(std::size_t context_length) {
     throw not_implemented("exercises/22_gpt2_sizing.cpp", "mask_buffer_bytes(context_length)");
 }
 
-std::int64_t forward_flops(const MultiHeadAttention& module, std::size_t batch, std::size_t T) {
+std::int64_t forward_flops([[maybe_unused]] const MultiHeadAttention& module, std::size_t batch,
+                           std::size_t T) {
     checks::require_positive("forward_flops", "batch", batch);
     checks::require_positive("forward_flops", "T", T);
 
