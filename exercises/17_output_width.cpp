@@ -29,10 +29,12 @@
 
 namespace attn {
 
-MultiHeadAttentionWrapper wrapper_for_output_width(std::size_t d_in, std::size_t output_width,
-                                                   std::size_t context_length,
+// [[maybe_unused]] until your code uses them: the stub's body does not.
+MultiHeadAttentionWrapper wrapper_for_output_width([[maybe_unused]] std::size_t d_in,
+                                                   std::size_t output_width,
+                                                   [[maybe_unused]] std::size_t context_length,
                                                    std::size_t num_heads,
-                                                   ParameterSource& source) {
+                                                   [[maybe_unused]] ParameterSource& source) {
     checks::require_divisible("wrapper_for_output_width", "output_width", output_width,
                               num_heads);
 
