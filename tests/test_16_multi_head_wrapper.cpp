@@ -15,6 +15,8 @@
 #include <vector>
 
 using attn::kit::case_input;
+using attn::kit::case_integer;
+using attn::kit::case_state_dict;
 using attn::kit::kit_line;
 
 namespace {
@@ -49,16 +51,13 @@ namespace {
 
 const std::string notebook = "16_multi_head_wrapper/notebook";
 
+// The notebook case's wrapper, its heads' masks built for `context_length`.
 attn::MultiHeadAttentionWrapper notebook_module(std::size_t context_length) {
-    std::vector<attn::CausalAttention> heads;
-    for (const std::string h : {"0", "1"}) {
-        const auto layer = [&](const std::string& name) {
-            return attn::Linear{case_input<2>(notebook, "heads." + h + "." + name + ".weight"), {}};
-        };
-        heads.emplace_back(layer("W_query"), layer("W_key"), layer("W_value"), context_length);
-    }
-    return attn::MultiHeadAttentionWrapper(std::move(heads));
+    return attn::MultiHeadAttentionWrapper::load(
+        case_state_dict(notebook), case_integer(notebook, "num_heads"), context_length);
 }
+
+std::string str(std::size_t n) { return std::to_string(n); }
 
 }  // namespace
 
@@ -69,7 +68,8 @@ TEST(MultiHeadAttentionWrapperTest, ForwardRejectsMoreTokensThanContextLength) {
         notebook_module(T).forward(x), notebook_module(T - 1).forward(x),
         "x of T = " + std::to_string(T) + " tokens, heads whose mask is for context_length = " +
             std::to_string(T - 1),
-        attn::shape_error, "x has T = 6 tokens, more than the context_length = 5",
+        attn::shape_error,
+        "x has T = " + str(T) + " tokens, more than the context_length = " + str(T - 1),
         R"line(checks::require_batch("MultiHeadAttentionWrapper.forward", x, d_in(), context_length());)line");
 }
 
@@ -80,7 +80,7 @@ TEST(MultiHeadAttentionWrapperTest, ForwardRejectsInputOfAnotherDIn) {
     ATTN_EXPECT_REJECTS(
         notebook_module(T).forward(x), notebook_module(T).forward(wider),
         "x of d_in + 1 = " + std::to_string(wider.shape(2)) + " features", attn::shape_error,
-        "must equal d_in of the weights = 3",
+        "must equal d_in of the weights = " + str(x.shape(2)),
         R"line(checks::require_batch("MultiHeadAttentionWrapper.forward", x, d_in(), context_length());)line");
 }
 
@@ -90,12 +90,15 @@ TEST(MultiHeadAttentionWrapperTest, ConstructorRejectsHeadsOfDifferentSizes) {
     const auto x = case_input<3>(notebook, "x");
     const auto mha = notebook_module(x.shape(1));
     std::vector<attn::CausalAttention> heads = mha.heads;
-    const attn::Matrix wider = xt::ones<float>({std::size_t{3}, x.shape(2)});  // d_out 3
-    heads[1] = attn::CausalAttention({wider, {}}, {wider, {}}, {wider, {}}, x.shape(1));
+    const std::size_t d_in = x.shape(2), d_out = mha.heads[0].d_out(), T = x.shape(1);
+    const attn::Matrix wider = xt::ones<float>({d_out + 1, d_in});
+    heads[1] = attn::CausalAttention({wider, {}}, {wider, {}}, {wider, {}}, T);
     ATTN_EXPECT_REJECTS(
         mha.forward(x), attn::MultiHeadAttentionWrapper(heads),
-        "head 1 of d_out = 3, head 0 of d_out = 2", attn::shape_error,
-        "head 1 has d_in = 3, d_out = 3, context_length = 6, but head 0 has 3, 2, 6",
+        "head 1 of d_out = " + str(d_out + 1) + ", head 0 of d_out = " + str(d_out),
+        attn::shape_error,
+        "head 1 has d_in = " + str(d_in) + ", d_out = " + str(d_out + 1) + ", context_length = " +
+            str(T) + ", but head 0 has " + str(d_in) + ", " + str(d_out) + ", " + str(T),
         kit_line("include/attn/multi_head_attention.hpp",
                  R"line(checks::require_heads_alike("MultiHeadAttentionWrapper", heads);)line"));
 }
@@ -114,11 +117,11 @@ TEST(MultiHeadAttentionWrapperTest, ConstructorRejectsNoHeads) {
 TEST(MultiHeadAttentionWrapperTest, LoadNamesAMissingHead) {
     const auto x = case_input<3>(notebook, "x");
     const auto mha = notebook_module(x.shape(1));
-    const attn::StateDict two_heads = mha.state_dict();
+    const std::size_t H = mha.num_heads();
     ATTN_EXPECT_REJECTS(
-        mha.forward(x), attn::MultiHeadAttentionWrapper::load(two_heads, 3, x.shape(1)),
-        "a state_dict of 2 heads loaded as 3", attn::shape_error,
-        "the state_dict has no heads.2.* entries, but num_heads = 3",
+        mha.forward(x), attn::MultiHeadAttentionWrapper::load(mha.state_dict(), H + 1, x.shape(1)),
+        "a state_dict of " + str(H) + " heads loaded as " + str(H + 1), attn::shape_error,
+        "the state_dict has no heads." + str(H) + ".* entries, but num_heads = " + str(H + 1),
         kit_line("include/attn/multi_head_attention.hpp",
                  R"line(if (head.tensors().empty()) { throw shape_error(...); })line"));
 }

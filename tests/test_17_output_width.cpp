@@ -14,6 +14,7 @@
 #include <string>
 
 using attn::kit::case_input;
+using attn::kit::case_integer;
 
 namespace {
 
@@ -47,20 +48,41 @@ ATTN_CASE(output_width_hashed) {
     ATTN_RESULT("context", forward_of(the_case, init));
 }
 
+namespace {
+
+// The notebook case's sizes: Exercise 3.2's d_in 3, output_width 2, 2 heads, 6 tokens.
+struct notebook_sizes {
+    std::size_t d_in, output_width, num_heads, context_length;
+};
+
+notebook_sizes notebook() {
+    const std::string at = "17_output_width/notebook";
+    return {case_input<3>(at, "x").shape(2), case_integer(at, "output_width"),
+            case_integer(at, "num_heads"), case_integer(at, "context_length")};
+}
+
+}  // namespace
+
 TEST(OutputWidthTest, RejectsAWidthTheHeadsCannotShare) {
-    attn::HashedUniform init(17);
+    const notebook_sizes n = notebook();
+    attn::HashedUniform init(0);
+    const std::size_t odd = n.output_width + 1;  // 3 features for 2 heads
     ATTN_EXPECT_REJECTS(
-        attn::wrapper_for_output_width(3, 2, 6, 2, init),
-        attn::wrapper_for_output_width(3, 3, 6, 2, init), "output_width = 3 for num_heads = 2",
-        attn::shape_error, "output_width = 3 is not divisible by num_heads = 2",
+        attn::wrapper_for_output_width(n.d_in, n.output_width, n.context_length, n.num_heads, init),
+        attn::wrapper_for_output_width(n.d_in, odd, n.context_length, n.num_heads, init),
+        "output_width = " + std::to_string(odd) + " for num_heads = " + std::to_string(n.num_heads),
+        attn::shape_error,
+        "output_width = " + std::to_string(odd) + " is not divisible by num_heads = " +
+            std::to_string(n.num_heads),
         R"line(checks::require_divisible("wrapper_for_output_width", "output_width", output_width, num_heads);)line");
 }
 
 TEST(OutputWidthTest, RejectsNoHeads) {
-    attn::HashedUniform init(17);
+    const notebook_sizes n = notebook();
+    attn::HashedUniform init(0);
     ATTN_EXPECT_REJECTS(
-        attn::wrapper_for_output_width(3, 2, 6, 2, init),
-        attn::wrapper_for_output_width(3, 2, 6, 0, init), "num_heads = 0", attn::shape_error,
-        "num_heads is 0",
+        attn::wrapper_for_output_width(n.d_in, n.output_width, n.context_length, n.num_heads, init),
+        attn::wrapper_for_output_width(n.d_in, n.output_width, n.context_length, 0, init),
+        "num_heads = 0", attn::shape_error, "num_heads is 0",
         R"line(checks::require_divisible("wrapper_for_output_width", "output_width", output_width, num_heads);)line");
 }

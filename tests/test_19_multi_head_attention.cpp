@@ -17,6 +17,8 @@
 #include <string>
 
 using attn::kit::case_input;
+using attn::kit::case_integer;
+using attn::kit::case_state_dict;
 using attn::kit::kit_line;
 
 namespace {
@@ -66,37 +68,44 @@ namespace {
 
 const std::string notebook = "19_multi_head_attention/notebook";
 
-attn::MultiHeadAttention notebook_module(std::size_t context_length, std::size_t num_heads = 2) {
-    const auto layer = [](const std::string& name, bool bias) {
-        return attn::Linear{case_input<2>(notebook, name + ".weight"),
-                            bias ? case_input<1>(notebook, name + ".bias") : attn::Vector{}};
-    };
-    return {layer("W_query", false), layer("W_key", false), layer("W_value", false),
-            layer("out_proj", true),  num_heads,             context_length};
+attn::MultiHeadAttention notebook_module(std::size_t context_length, std::size_t num_heads) {
+    return attn::MultiHeadAttention::load(case_state_dict(notebook), num_heads, context_length);
 }
+
+attn::MultiHeadAttention notebook_module(std::size_t context_length) {
+    return notebook_module(context_length, case_integer(notebook, "num_heads"));
+}
+
+std::string str(std::size_t n) { return std::to_string(n); }
 
 }  // namespace
 
+// The split of the notebook case's shapes: projected (B, T, d_out), num_heads dividing d_out.
 TEST(SplitHeadsTest, RejectsFeaturesTheHeadsCannotShare) {
-    const attn::Tensor3 projected = xt::ones<float>({std::size_t{1}, std::size_t{2}, std::size_t{6}});
+    const std::string at = "19_multi_head_attention/split_notebook";
+    const auto projected = case_input<3>(at, "projected");
+    const std::size_t d_out = projected.shape(2), heads = case_integer(at, "num_heads");
     ATTN_EXPECT_REJECTS(
-        attn::split_heads(projected, 3), attn::split_heads(projected, 4),
-        "d_out = 6 features for num_heads = 4", attn::shape_error,
-        "d_out = 6 is not divisible by num_heads = 4",
+        attn::split_heads(projected, heads), attn::split_heads(projected, d_out + 1),
+        "d_out = " + str(d_out) + " features for num_heads = " + str(d_out + 1),
+        attn::shape_error,
+        "d_out = " + str(d_out) + " is not divisible by num_heads = " + str(d_out + 1),
         R"line(checks::require_divisible("split_heads", "d_out", projected.shape(2), num_heads);)line");
 }
 
 TEST(SplitHeadsTest, RejectsNoHeads) {
-    const attn::Tensor3 projected = xt::ones<float>({std::size_t{1}, std::size_t{2}, std::size_t{6}});
+    const std::string at = "19_multi_head_attention/split_notebook";
+    const auto projected = case_input<3>(at, "projected");
     ATTN_EXPECT_REJECTS(
-        attn::split_heads(projected, 3), attn::split_heads(projected, 0), "num_heads = 0",
-        attn::shape_error, "num_heads is 0",
+        attn::split_heads(projected, case_integer(at, "num_heads")),
+        attn::split_heads(projected, 0), "num_heads = 0", attn::shape_error, "num_heads is 0",
         R"line(checks::require_divisible("split_heads", "d_out", projected.shape(2), num_heads);)line");
 }
 
 TEST(MergeHeadsTest, RejectsAnEmptyTensor) {
-    const attn::Tensor4 heads = xt::ones<float>({std::size_t{1}, std::size_t{2}, std::size_t{3}, std::size_t{2}});
-    const attn::Tensor4 empty = xt::ones<float>({std::size_t{1}, std::size_t{2}, std::size_t{0}, std::size_t{2}});
+    const auto heads = case_input<4>("19_multi_head_attention/merge_three_heads", "heads");
+    const attn::Tensor4 empty = xt::ones<float>({heads.shape(0), heads.shape(1), std::size_t{0},
+                                                 heads.shape(3)});
     ATTN_EXPECT_REJECTS(attn::merge_heads(heads), attn::merge_heads(empty),
                         "heads of shape " + attn::shape_string(empty.shape()), attn::shape_error,
                         "heads is empty",
@@ -104,29 +113,34 @@ TEST(MergeHeadsTest, RejectsAnEmptyTensor) {
 }
 
 TEST(TruncatedMaskTest, RejectsMoreTokensThanTheMaskHas) {
-    const attn::Matrix mask = xt::triu(xt::ones<float>({std::size_t{4}, std::size_t{4}}), 1);
-    ATTN_EXPECT_REJECTS(attn::truncated_mask(mask, 4), attn::truncated_mask(mask, 5),
-                        "T = 5 for a mask of context_length 4", attn::shape_error,
-                        "T = 5 tokens, more than the context_length = 4",
+    const auto mask = case_input<2>("19_multi_head_attention/mask_whole", "mask");
+    const std::size_t n = mask.shape(0);
+    ATTN_EXPECT_REJECTS(attn::truncated_mask(mask, n), attn::truncated_mask(mask, n + 1),
+                        "T = " + str(n + 1) + " for a mask of context_length " + str(n),
+                        attn::shape_error,
+                        "T = " + str(n + 1) + " tokens, more than the context_length = " + str(n),
                         R"line(checks::require_mask_for("truncated_mask", mask, T);)line");
 }
 
 TEST(TruncatedMaskTest, RejectsAMaskThatIsNotSquare) {
-    const attn::Matrix mask = xt::triu(xt::ones<float>({std::size_t{4}, std::size_t{4}}), 1);
-    const attn::Matrix wide = xt::ones<float>({std::size_t{4}, std::size_t{5}});
-    ATTN_EXPECT_REJECTS(attn::truncated_mask(mask, 4), attn::truncated_mask(wide, 4),
-                        "a mask of shape (4, 5)", attn::shape_error, "mask has shape (4, 5)",
+    const auto mask = case_input<2>("19_multi_head_attention/mask_whole", "mask");
+    const std::size_t n = mask.shape(0);
+    const attn::Matrix wide = xt::ones<float>({n, n + 1});
+    ATTN_EXPECT_REJECTS(attn::truncated_mask(mask, n), attn::truncated_mask(wide, n),
+                        "a mask of shape " + attn::shape_string(wide.shape()), attn::shape_error,
+                        "mask has shape " + attn::shape_string(wide.shape()),
                         R"line(checks::require_mask_for("truncated_mask", mask, T);)line");
 }
 
 TEST(MultiHeadAttentionTest, ForwardRejectsMoreTokensThanContextLength) {
-    const auto x = case_input<3>(notebook, "x");  // T = 6
+    const auto x = case_input<3>(notebook, "x");
     const std::size_t T = x.shape(1);
     ATTN_EXPECT_REJECTS(
         notebook_module(T).forward(x), notebook_module(T - 1).forward(x),
-        "x of T = " + std::to_string(T) + " tokens, a module whose mask is for context_length = " +
-            std::to_string(T - 1),
-        attn::shape_error, "x has T = 6 tokens, more than the context_length = 5",
+        "x of T = " + str(T) + " tokens, a module whose mask is for context_length = " +
+            str(T - 1),
+        attn::shape_error,
+        "x has T = " + str(T) + " tokens, more than the context_length = " + str(T - 1),
         R"line(checks::require_batch("MultiHeadAttention.forward", x, d_in(), context_length());)line");
 }
 
@@ -135,8 +149,8 @@ TEST(MultiHeadAttentionTest, ForwardRejectsInputOfAnotherDIn) {
     const attn::Tensor3 wider = xt::zeros<float>({x.shape(0), x.shape(1), x.shape(2) + 1});
     ATTN_EXPECT_REJECTS(
         notebook_module(x.shape(1)).forward(x), notebook_module(x.shape(1)).forward(wider),
-        "x of d_in + 1 = " + std::to_string(wider.shape(2)) + " features", attn::shape_error,
-        "must equal d_in of the weights = 3",
+        "x of d_in + 1 = " + str(wider.shape(2)) + " features", attn::shape_error,
+        "must equal d_in of the weights = " + str(x.shape(2)),
         R"line(checks::require_batch("MultiHeadAttention.forward", x, d_in(), context_length());)line");
 }
 
@@ -144,10 +158,11 @@ TEST(MultiHeadAttentionTest, ForwardRejectsInputOfAnotherDIn) {
 // before they count.
 TEST(MultiHeadAttentionTest, ConstructorRejectsDOutNotDivisibleByNumHeads) {
     const auto x = case_input<3>(notebook, "x");
+    const std::size_t d_out = notebook_module(x.shape(1)).d_out();
     ATTN_EXPECT_REJECTS(
-        notebook_module(x.shape(1)).forward(x), notebook_module(x.shape(1), 3),
-        "d_out = 2 for num_heads = 3", attn::shape_error,
-        "d_out = 2 is not divisible by num_heads = 3",
+        notebook_module(x.shape(1)).forward(x), notebook_module(x.shape(1), d_out + 1),
+        "d_out = " + str(d_out) + " for num_heads = " + str(d_out + 1), attn::shape_error,
+        "d_out = " + str(d_out) + " is not divisible by num_heads = " + str(d_out + 1),
         kit_line("include/attn/multi_head_attention.hpp",
                  R"line(checks::require_divisible(module, "d_out", W_query.d_out(), num_heads);)line"));
 }
@@ -155,12 +170,14 @@ TEST(MultiHeadAttentionTest, ConstructorRejectsDOutNotDivisibleByNumHeads) {
 TEST(MultiHeadAttentionTest, ConstructorRejectsAnOutputProjectionOfAnotherShape) {
     const auto x = case_input<3>(notebook, "x");
     const auto mha = notebook_module(x.shape(1));
-    const attn::Linear wide{xt::ones<float>({std::size_t{2}, std::size_t{3}}), {}};
+    const attn::Linear wide{xt::ones<float>({mha.d_out(), mha.d_out() + 1}), {}};
     ATTN_EXPECT_REJECTS(
         mha.forward(x),
-        attn::MultiHeadAttention(mha.W_query, mha.W_key, mha.W_value, wide, 2, x.shape(1)),
-        "out_proj.weight of shape (2, 3)", attn::shape_error,
-        "out_proj.weight has shape (2, 3), but it maps the merged heads' d_out = 2",
+        attn::MultiHeadAttention(mha.W_query, mha.W_key, mha.W_value, wide, mha.num_heads,
+                                 x.shape(1)),
+        "out_proj.weight of shape " + attn::shape_string(wide.weight.shape()), attn::shape_error,
+        "out_proj.weight has shape " + attn::shape_string(wide.weight.shape()) +
+            ", but it maps the merged heads' d_out = " + str(mha.d_out()),
         kit_line("include/attn/multi_head_attention.hpp",
                  R"line(checks::require_output_projection(module, out_proj, W_query.d_out());)line"));
 }

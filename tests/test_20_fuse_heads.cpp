@@ -18,6 +18,7 @@
 
 using attn::kit::case_context;
 using attn::kit::case_input;
+using attn::kit::case_state_dict;
 
 namespace {
 
@@ -61,14 +62,8 @@ namespace {
 const std::string notebook = "20_fuse_heads/notebook";
 
 attn::MultiHeadAttentionWrapper notebook_wrapper(std::size_t context_length) {
-    std::vector<attn::CausalAttention> heads;
-    for (const std::string h : {"0", "1"}) {
-        const auto layer = [&](const std::string& name) {
-            return attn::Linear{case_input<2>(notebook, "heads." + h + "." + name + ".weight"), {}};
-        };
-        heads.emplace_back(layer("W_query"), layer("W_key"), layer("W_value"), context_length);
-    }
-    return attn::MultiHeadAttentionWrapper(std::move(heads));
+    return attn::MultiHeadAttentionWrapper::load(
+        case_state_dict(notebook), attn::kit::case_integer(notebook, "num_heads"), context_length);
 }
 
 }  // namespace
@@ -76,13 +71,13 @@ attn::MultiHeadAttentionWrapper notebook_wrapper(std::size_t context_length) {
 // The fused module keeps the wrapper's context_length: it refuses the tokens the wrapper
 // refuses.
 TEST(FuseHeadsTest, TheFusedModuleKeepsTheWrappersContextLength) {
-    const auto x = case_input<3>(notebook, "x");  // T = 6
+    const auto x = case_input<3>(notebook, "x");
     const std::size_t T = x.shape(1);
     const auto wrapper = notebook_wrapper(T);
-    const attn::Tensor3 longer = xt::concatenate(xt::xtuple(x, x), 1);  // T = 12
+    const attn::Tensor3 longer = xt::concatenate(xt::xtuple(x, x), 1);  // 2 T tokens
     ATTN_EXPECT_REJECTS(
         attn::fuse_heads(wrapper).forward(x), attn::fuse_heads(wrapper).forward(longer),
-        "x of 2 T = " + std::to_string(2 * T) + " tokens for a wrapper of context_length " +
+        "x of " + std::to_string(longer.shape(1)) + " tokens for a wrapper of context_length " +
             std::to_string(T),
         attn::shape_error, "more than the context_length = " + std::to_string(T),
         R"line(return MultiHeadAttention(..., wrapper.num_heads(), wrapper.context_length());)line");

@@ -18,6 +18,8 @@
 #include <cstdint>
 #include <string>
 
+using attn::kit::case_integer;
+
 namespace {
 
 std::size_t size_input(attn::kit::case_context& the_case, const std::string& name) {
@@ -103,42 +105,62 @@ ATTN_CASE(forward_flops) {
                                              size_input(the_case, "T")));
 }
 
+namespace {
+
+// GPT-2 small's sizes, from the notebook cases: one 1024-token sequence, 12 heads, d_in 768.
+const std::string scores = "22_gpt2_sizing/notebook_scores";
+const std::string mask = "22_gpt2_sizing/notebook_mask";
+const std::string small = "22_gpt2_sizing/notebook_small_flops";  // ch03.ipynb In [38]'s
+
+}  // namespace
+
 TEST(Gpt2SizingTest, ScoreTensorBytesRejectsZeroTokens) {
-    ATTN_EXPECT_REJECTS(attn::score_tensor_bytes(1, 12, 1024), attn::score_tensor_bytes(1, 12, 0),
-                        "T = 0", attn::shape_error, "score_tensor_bytes: T is 0",
+    const std::size_t B = case_integer(scores, "batch"), H = case_integer(scores, "num_heads");
+    ATTN_EXPECT_REJECTS(attn::score_tensor_bytes(B, H, case_integer(scores, "T")),
+                        attn::score_tensor_bytes(B, H, 0), "T = 0", attn::shape_error,
+                        "score_tensor_bytes: T is 0",
                         R"line(checks::require_positive("score_tensor_bytes", "T", T);)line");
 }
 
 TEST(Gpt2SizingTest, ScoreTensorBytesRejectsZeroHeads) {
-    ATTN_EXPECT_REJECTS(attn::score_tensor_bytes(1, 12, 1024), attn::score_tensor_bytes(1, 0, 1024),
-                        "num_heads = 0", attn::shape_error, "score_tensor_bytes: num_heads is 0",
+    const std::size_t B = case_integer(scores, "batch"), T = case_integer(scores, "T");
+    ATTN_EXPECT_REJECTS(attn::score_tensor_bytes(B, case_integer(scores, "num_heads"), T),
+                        attn::score_tensor_bytes(B, 0, T), "num_heads = 0", attn::shape_error,
+                        "score_tensor_bytes: num_heads is 0",
                         R"line(checks::require_positive("score_tensor_bytes", "num_heads", num_heads);)line");
 }
 
 TEST(Gpt2SizingTest, MaskBufferBytesRejectsZeroContextLength) {
-    ATTN_EXPECT_REJECTS(attn::mask_buffer_bytes(1024), attn::mask_buffer_bytes(0),
-                        "context_length = 0", attn::shape_error,
+    ATTN_EXPECT_REJECTS(attn::mask_buffer_bytes(case_integer(mask, "context_length")),
+                        attn::mask_buffer_bytes(0), "context_length = 0", attn::shape_error,
                         "mask_buffer_bytes: context_length is 0",
                         R"line(checks::require_positive("mask_buffer_bytes", "context_length", context_length);)line");
 }
 
 TEST(Gpt2SizingTest, ForwardFlopsRejectsAnEmptyBatch) {
     attn::HashedUniform init(0);
-    const attn::MultiHeadAttention small(3, 2, 6, 2, false, init);
-    ATTN_EXPECT_REJECTS(attn::forward_flops(small, 2, 6), attn::forward_flops(small, 0, 6),
+    const attn::MultiHeadAttention module(
+        case_integer(small, "d_in"), case_integer(small, "d_out"),
+        case_integer(small, "context_length"), case_integer(small, "num_heads"), false, init);
+    const std::size_t B = case_integer(small, "batch"), T = case_integer(small, "T");
+    ATTN_EXPECT_REJECTS(attn::forward_flops(module, B, T), attn::forward_flops(module, 0, T),
                         "batch = 0", attn::shape_error, "forward_flops: batch is 0",
                         R"line(checks::require_positive("forward_flops", "batch", batch);)line");
 }
 
-// The layer refuses a sequence longer than GPT-2's context (1024 tokens), as every module
-// with a mask does.
+// The layer refuses a sequence longer than GPT-2's context, as every module with a mask does.
 TEST(Gpt2SizingTest, TheLayerRefusesMoreTokensThanItsContextLength) {
     attn::HashedUniform init(0);
-    const attn::Tensor3 one_token = attn::hashed_uniform(1, "x", {1, 1, 768}, -1.0f, 1.0f);
-    const attn::Tensor3 too_long = attn::hashed_uniform(1, "x", {1, 1025, 768}, -1.0f, 1.0f);
+    const std::size_t context_length = case_integer(mask, "context_length");
+    const std::size_t d_in = case_integer("22_gpt2_sizing/forward_t64", "d_in");
+    const attn::Tensor3 one_token = attn::hashed_uniform(0, "x", {1, 1, d_in}, -1.0f, 1.0f);
+    const attn::Tensor3 too_long =
+        attn::hashed_uniform(0, "x", {1, context_length + 1, d_in}, -1.0f, 1.0f);
     ATTN_EXPECT_REJECTS(
         attn::gpt2_small_attention(init, false).forward(one_token),
-        attn::gpt2_small_attention(init, false).forward(too_long), "x of 1025 tokens",
-        attn::shape_error, "x has T = 1025 tokens, more than the context_length = 1024",
-        R"line(MultiHeadAttention(d_in, d_out, context_length, num_heads, qkv_bias, source) with context_length = 1024)line");
+        attn::gpt2_small_attention(init, false).forward(too_long),
+        "x of " + std::to_string(context_length + 1) + " tokens", attn::shape_error,
+        "x has T = " + std::to_string(context_length + 1) +
+            " tokens, more than the context_length = " + std::to_string(context_length),
+        R"line(return MultiHeadAttention(d_in, d_out, context_length, num_heads, qkv_bias, source);)line");
 }

@@ -85,6 +85,17 @@ def drawn_hashed(batch, tokens, d_in, width_per_head, num_heads):
     return make
 
 
+def drawn_recorded(num_heads, batch, tokens, d_in, d_out):
+    """make(draw) for `output_width`: num_heads heads' weights of d_out rows, and the
+    output_width they make."""
+    def make(draw):
+        B, T, din, dout = (draw.size(*s) for s in (batch, tokens, d_in, d_out))
+        return {"x": draw.randn(B, T, din), "output_width": num_heads * dout,
+                "num_heads": num_heads, "context_length": T,
+                **{name: draw.randn(dout, din) * 0.7 for name in mh.head_names(num_heads)}}
+    return make
+
+
 @recorder("17")
 def record(exercise):
     batch = mh.cells.journey_batch()
@@ -93,6 +104,11 @@ def record(exercise):
                       "6, 0.0, num_heads=2) at seed 123 on ch03.ipynb's batch",
                       x=batch, output_width=2, num_heads=2, context_length=6,
                       **seeded_heads(123, 2, d_out=1))
+    exercise.drawn("recorded_three_heads", recorded_kind(3),
+                   "Exercise 3.2's wrapper at other sizes: three heads of d_out 2 (output_width "
+                   "6), seeded randn weights", drawn_recorded(3, (2, (1, 3)), (5, (1, 9)),
+                                                              (4, (1, 6)), (2, (1, 3))),
+                   seed=1704)
     source = ("Exercise 3.2 with the parameters of attn::HashedUniform(init_seed): the "
               "wrapper of num_heads heads whose output has output_width features")
     exercise.drawn("hashed_two_heads", HASHED, source + ", two heads of d_out 1",

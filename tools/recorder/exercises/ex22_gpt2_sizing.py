@@ -304,6 +304,8 @@ def record(exercise):
         """make(draw): integer inputs drawn in hidden sets from (public, (low, high))."""
         return lambda draw: {name: draw.size(*spec) for name, spec in fixed.items()}
 
+    exercise.drawn("linear_drawn", LINEAR_COUNT, f"{tutorial}: a Linear of other sizes",
+                   sizes(d_in=(7, (1, 100)), d_out=(5, (1, 100)), bias=(1, (0, 1))))
     exercise.drawn("small_module", MODULE_COUNT, f"{gpt2} at other sizes",
                    sizes(d_in=(5, (2, 40)), d_out=(6, (2, 8)), context_length=(9, (1, 30)),
                          num_heads=(3, (1, 1)), qkv_bias=(1, (0, 1))))

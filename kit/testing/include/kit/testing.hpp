@@ -14,6 +14,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstddef>
+#include <cstdint>
 #include <exception>
 #include <string>
 #include <utility>
@@ -60,6 +62,18 @@ xt::xtensor<float, N> case_input(const std::string& case_path, const std::string
     const golden_store& store = golden_store::instance();
     return store.load_as<float, N>(store.find_case(case_path).file(name));
 }
+
+// An int64 scalar input of a case in the kit's case set (a size, a count), for the same:
+//   const auto num_heads = case_integer("19_multi_head_attention/notebook", "num_heads");
+inline std::size_t case_integer(const std::string& case_path, const std::string& name) {
+    const golden_store& store = golden_store::instance();
+    return static_cast<std::size_t>(
+        store.load_as<std::int64_t, 0>(store.find_case(case_path).file(name))());
+}
+
+// A case's float32 inputs under `prefix`, the prefix taken off: a module's state_dict, for
+// the same: MultiHeadAttention::load(case_state_dict("19_multi_head_attention/notebook"), ...).
+attn::StateDict case_state_dict(const std::string& case_path, const std::string& prefix = "");
 
 // ---- ATTN_EXPECT_REJECTS ----------------------------------------------------------------
 
