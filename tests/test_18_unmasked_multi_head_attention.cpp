@@ -11,6 +11,7 @@
 #include <xtensor/xbuilder.hpp>
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 using attn::kit::case_input;
@@ -28,21 +29,24 @@ namespace {
 
 const std::string kNotebook = "18_unmasked_multi_head_attention/notebook";
 
-// The notebook case's layers: x (1, 5, 4), d_out = 2, two heads of head_dim 1.
+// The notebook case's module: x (1, 5, 4), d_out = 2, two heads of head_dim 1.
 attn::Linear notebook_layer(const std::string& name) {
     return {case_input<2>(kNotebook, name + ".weight"), {}};
 }
 
-attn::UnmaskedMultiHeadAttention notebook_module(std::size_t num_heads = 2) {
+attn::UnmaskedMultiHeadAttention notebook_module() {
+    const auto& store = attn::kit::golden_store::instance();
+    const std::int64_t num_heads =
+        store.load_as<std::int64_t, 0>(store.find_case(kNotebook).file("num_heads"))();
     return {notebook_layer("W_query"), notebook_layer("W_key"), notebook_layer("W_value"),
-            notebook_layer("fc_out"), num_heads};
+            notebook_layer("fc_out"), static_cast<std::size_t>(num_heads)};
 }
 
 }  // namespace
 
 TEST(UnmaskedMultiHeadAttentionTest, RejectsInputOfAnotherDIn) {
     const auto x = case_input<3>(kNotebook, "x");
-    const std::size_t d_in = x.shape(2);
+    const std::size_t d_in = x.shape(x.dimension() - 1);
     const attn::Tensor3 wider = xt::zeros<float>({x.shape(0), x.shape(1), d_in + 1});
     ATTN_EXPECT_REJECTS(
         notebook_module().forward(x), notebook_module().forward(wider),
@@ -53,7 +57,8 @@ TEST(UnmaskedMultiHeadAttentionTest, RejectsInputOfAnotherDIn) {
 
 TEST(UnmaskedMultiHeadAttentionTest, RejectsEmptyBatch) {
     const auto x = case_input<3>(kNotebook, "x");
-    const attn::Tensor3 empty = xt::zeros<float>({std::size_t{0}, x.shape(1), x.shape(2)});
+    const attn::Tensor3 empty =
+        xt::zeros<float>({std::size_t{0}, x.shape(1), x.shape(x.dimension() - 1)});
     ATTN_EXPECT_REJECTS(
         notebook_module().forward(x), notebook_module().forward(empty),
         "an empty batch, shape " + attn::shape_string(empty.shape()), attn::shape_error,
@@ -92,7 +97,8 @@ TEST(UnmaskedMultiHeadAttentionTest, ConstructorRejectsWeightsOfDifferentShapes)
     const attn::Matrix transposed = xt::transpose(m.W_value.weight);
     ATTN_EXPECT_REJECTS(
         m.forward(x),
-        attn::UnmaskedMultiHeadAttention(m.W_query, m.W_key, {transposed, {}}, m.fc_out, 2),
+        attn::UnmaskedMultiHeadAttention(m.W_query, m.W_key, {transposed, {}}, m.fc_out,
+                                         m.num_heads),
         "W_value.weight transposed, shape " + attn::shape_string(transposed.shape()),
         attn::shape_error, "W_value.weight has shape (4, 2)",
         kit_line(
@@ -105,7 +111,8 @@ TEST(UnmaskedMultiHeadAttentionTest, ConstructorRejectsFcOutOfAnotherShape) {
     const attn::UnmaskedMultiHeadAttention m = notebook_module();
     // fc_out (d_out, d_in) = (2, 4), as if it were a projection, where (d_out, d_out) belongs.
     ATTN_EXPECT_REJECTS(
-        m.forward(x), attn::UnmaskedMultiHeadAttention(m.W_query, m.W_key, m.W_value, m.W_query, 2),
+        m.forward(x),
+        attn::UnmaskedMultiHeadAttention(m.W_query, m.W_key, m.W_value, m.W_query, m.num_heads),
         "fc_out of shape " + attn::shape_string(m.W_query.weight.shape()), attn::shape_error,
         "fc_out.weight has shape (2, 4), but it must be (d_out, d_out) = (2, 2)",
         kit_line("include/attn/multi_head_attention.hpp",
@@ -116,10 +123,11 @@ TEST(UnmaskedMultiHeadAttentionTest, ConstructorRejectsABias) {
     const auto x = case_input<3>(kNotebook, "x");
     const attn::UnmaskedMultiHeadAttention m = notebook_module();
     const attn::Linear biased{m.fc_out.weight, xt::zeros<float>({m.d_out()})};
-    ATTN_EXPECT_REJECTS(m.forward(x),
-                        attn::UnmaskedMultiHeadAttention(m.W_query, m.W_key, m.W_value, biased, 2),
-                        "fc_out with a bias of shape (" + std::to_string(m.d_out()) + ",)",
-                        attn::shape_error, "fc_out has a bias",
-                        kit_line("include/attn/multi_head_attention.hpp",
-                                 R"line(checks::require_no_bias(kName, "fc_out", fc_out);)line"));
+    ATTN_EXPECT_REJECTS(
+        m.forward(x),
+        attn::UnmaskedMultiHeadAttention(m.W_query, m.W_key, m.W_value, biased, m.num_heads),
+        "fc_out with a bias of shape (" + std::to_string(m.d_out()) + ",)", attn::shape_error,
+        "fc_out has a bias",
+        kit_line("include/attn/multi_head_attention.hpp",
+                 R"line(checks::require_no_bias(kName, "fc_out", fc_out);)line"));
 }
