@@ -184,6 +184,49 @@ void require_transferable(const std::string& function, const From& from, const T
     }
 }
 
+// Exercise 18
+
+// A layer of a module whose layers have no bias (nn.Linear(..., bias=False)): "fc_out has a
+// bias, shape (2,), but UnmaskedMultiHeadAttention's layers have none".
+inline void require_no_bias(const std::string& function, const std::string& name,
+                            const Linear& layer) {
+    if (layer.has_bias()) {
+        throw shape_error(function + ": " + name + " has a bias, shape " +
+                          shape_string(layer.bias.shape()) + ", but " + function +
+                          "'s layers have none (nn.Linear(..., bias=False))");
+    }
+}
+
+// An output projection over the merged heads: weight (d_out, d_out), non-empty.
+inline void require_square_layer(const std::string& function, const std::string& name,
+                                 const Linear& layer, std::size_t d_out) {
+    require_non_empty(function, name + ".weight", layer.weight);
+    if (layer.weight.shape(0) != d_out || layer.weight.shape(1) != d_out) {
+        throw shape_error(
+            function + ": " + name + ".weight has shape " + shape_string(layer.weight.shape()) +
+            ", but it must be (d_out, d_out) = (" + std::to_string(d_out) + ", " +
+            std::to_string(d_out) + "): it maps the merged heads' d_out features to d_out");
+    }
+}
+
+// num_heads heads of head_dim = d_out / num_heads features each: "d_out = 6 is not divisible
+// by num_heads = 4".
+inline void require_heads(const std::string& function, std::size_t d_out, std::size_t num_heads) {
+    require_positive(function, "num_heads", num_heads);
+    if (d_out % num_heads != 0) {
+        throw shape_error(function + ": d_out = " + std::to_string(d_out) +
+                          " is not divisible by num_heads = " + std::to_string(num_heads) +
+                          ": every head gets head_dim = d_out / num_heads features");
+    }
+}
+
+// A batch x (B, T, d_in) for a module without a mask (any T): not empty, d_in features.
+inline void require_batch_without_mask(const std::string& function, const Tensor3& x,
+                                       std::size_t d_in) {
+    require_non_empty(function, "x", x);
+    require_length(function, "x", x, 2, d_in, "d_in of the weights");
+}
+
 }  // namespace attn::checks
 
 // ---- multi-head attention (exercises 16 onwards) ------------------------------------------

@@ -256,3 +256,42 @@ class MultiHeadAttention(nn.Module):
         context_vec = context_vec.contiguous().view(b, num_tokens, self.d_out)
         context_vec = self.out_proj(context_vec)  # optional linear projection
         return context_vec
+
+
+class UnmaskedMultiHeadAttention(nn.Module):
+    """000 (the exercise solutions) In [12], the book's Exercise 3.2 solved another way: one
+    projection per Q/K/V split into heads (view, transpose), no mask, no bias, fc_out. 000
+    names it MultiHeadAttentionWrapper; it is not 001's wrapper of heads, hence the name."""
+
+    def __init__(self, d_in, d_out, num_heads):
+        super().__init__()
+        assert d_out % num_heads == 0, "d_out must be divisible by num_heads"
+        self.num_heads = num_heads
+        self.d_k = d_out // num_heads
+
+        self.W_query = nn.Linear(d_in, d_out, bias=False)
+        self.W_key = nn.Linear(d_in, d_out, bias=False)
+        self.W_value = nn.Linear(d_in, d_out, bias=False)
+        self.fc_out = nn.Linear(d_out, d_out, bias=False)
+
+    def forward(self, x):
+        B, T, _ = x.shape  # Batch size, sequence length, d_in
+
+        # Linear projections
+        Q = self.W_query(x)  # (B, T, d_out)
+        K = self.W_key(x)
+        V = self.W_value(x)
+
+        # Split into heads
+        Q = Q.view(B, T, self.num_heads, self.d_k).transpose(1, 2)  # (B, num_heads, T, d_k)
+        K = K.view(B, T, self.num_heads, self.d_k).transpose(1, 2)
+        V = V.view(B, T, self.num_heads, self.d_k).transpose(1, 2)
+
+        # Attention mechanism
+        attn_scores = Q @ K.transpose(-2, -1) / (self.d_k ** 0.5)  # (B, num_heads, T, T)
+        attn_weights = torch.softmax(attn_scores, dim=-1)  # (B, num_heads, T, T)
+        context = attn_weights @ V  # (B, num_heads, T, d_k)
+
+        # Concatenate heads
+        context = context.transpose(1, 2).contiguous().view(B, T, self.num_heads * self.d_k)
+        return self.fc_out(context)
