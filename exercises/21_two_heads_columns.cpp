@@ -52,9 +52,8 @@
 
 namespace attn {
 
-Matrix multi_head_self_attention_columns(const Matrix& X, const std::vector<ColumnHead>& heads,
-                                         const Matrix& W_c) {
-    const char* const function = "multi_head_self_attention_columns";
+Matrix multi_head_attention_columns(const Matrix& X, const ColumnHeads& heads, const Matrix& W_c) {
+    const char* const function = "multi_head_attention_columns";
     checks::require_non_empty(function, "X", X);
     checks::require_column_heads(function, heads, X.shape(0));
     checks::require_length(function, "W_c", W_c, 1, heads.size() * heads[0].W_v.shape(0),
@@ -63,7 +62,7 @@ Matrix multi_head_self_attention_columns(const Matrix& X, const std::vector<Colu
     // TODO: every head's output V_h @ softmax_cols(K_h.T @ Q_h / sqrt(d_k)), (d_v, N); stack
     // them along the rows in head order, (num_heads * d_v, N); return W_c @ stacked.
     throw not_implemented("exercises/21_two_heads_columns.cpp",
-                          "multi_head_self_attention_columns(X, heads, W_c)");
+                          "multi_head_attention_columns(X, heads, W_c)");
 }
 
 }  // namespace attn

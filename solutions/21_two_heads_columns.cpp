@@ -20,9 +20,8 @@
 
 namespace attn {
 
-Matrix multi_head_self_attention_columns(const Matrix& X, const std::vector<ColumnHead>& heads,
-                                         const Matrix& W_c) {
-    const char* const function = "multi_head_self_attention_columns";
+Matrix multi_head_attention_columns(const Matrix& X, const ColumnHeads& heads, const Matrix& W_c) {
+    const char* const function = "multi_head_attention_columns";
     checks::require_non_empty(function, "X", X);
     checks::require_column_heads(function, heads, X.shape(0));
     checks::require_length(function, "W_c", W_c, 1, heads.size() * heads[0].W_v.shape(0),

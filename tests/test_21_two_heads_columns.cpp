@@ -22,8 +22,8 @@ namespace {
 
 // The heads of a case's parameters under "heads.": "0.W_q", ..., "0.b_v", "1.W_q", ... in
 // head order, as many as the case has.
-std::vector<attn::ColumnHead> heads_of(const attn::StateDict& state) {
-    std::vector<attn::ColumnHead> heads;
+attn::ColumnHeads heads_of(const attn::StateDict& state) {
+    attn::ColumnHeads heads;
     for (std::size_t h = 0; state.contains(std::to_string(h) + ".W_q"); ++h) {
         const attn::StateDict head = state.under(std::to_string(h) + ".");
         heads.push_back({head.at<2>("W_q"), head.at<2>("W_k"), head.at<2>("W_v"), head.at<2>("b_q"),
@@ -34,11 +34,11 @@ std::vector<attn::ColumnHead> heads_of(const attn::StateDict& state) {
 
 }  // namespace
 
-ATTN_CASE(multi_head_self_attention_columns) {
+ATTN_CASE(multi_head_attention_columns) {
     const auto X = the_case.input<2>("X");                       // (D, N)
-    const auto heads = heads_of(the_case.state_dict("heads."));  // num_heads ColumnHeads
+    const auto heads = heads_of(the_case.state_dict("heads."));  // head 0 first
     const auto W_c = the_case.input<2>("W_c");                   // (D_out, num_heads * d_v)
-    ATTN_RESULT("X_prime", attn::multi_head_self_attention_columns(X, heads, W_c));
+    ATTN_RESULT("X_prime", attn::multi_head_attention_columns(X, heads, W_c));
 }
 
 namespace {
@@ -46,7 +46,7 @@ namespace {
 // A recorded call's arguments, for the tests of the argument checks.
 struct arguments {
     attn::Matrix X;
-    std::vector<attn::ColumnHead> heads;
+    attn::ColumnHeads heads;
     attn::Matrix W_c;
 };
 
@@ -66,8 +66,8 @@ TEST(TwoHeadsColumnsTest, RejectsEmptyTokens) {
     const arguments good = values_wider();
     arguments p = values_wider();
     p.X = xt::zeros<float>({p.X.shape(0), std::size_t{0}});  // D features, no token
-    ATTN_EXPECT_REJECTS(attn::multi_head_self_attention_columns(good.X, good.heads, good.W_c),
-                        attn::multi_head_self_attention_columns(p.X, p.heads, p.W_c),
+    ATTN_EXPECT_REJECTS(attn::multi_head_attention_columns(good.X, good.heads, good.W_c),
+                        attn::multi_head_attention_columns(p.X, p.heads, p.W_c),
                         "X without tokens, shape " + attn::shape_string(p.X.shape()),
                         attn::shape_error, "X is empty",
                         R"line(checks::require_non_empty(function, "X", X);)line");
@@ -77,8 +77,8 @@ TEST(TwoHeadsColumnsTest, RejectsNoHeads) {
     const arguments good = values_wider();
     arguments p = values_wider();
     p.heads.clear();
-    ATTN_EXPECT_REJECTS(attn::multi_head_self_attention_columns(good.X, good.heads, good.W_c),
-                        attn::multi_head_self_attention_columns(p.X, p.heads, p.W_c),
+    ATTN_EXPECT_REJECTS(attn::multi_head_attention_columns(good.X, good.heads, good.W_c),
+                        attn::multi_head_attention_columns(p.X, p.heads, p.W_c),
                         "an empty list of heads", attn::shape_error, "heads is empty",
                         R"line(checks::require_column_heads(function, heads, X.shape(0));)line");
 }
@@ -88,8 +88,8 @@ TEST(TwoHeadsColumnsTest, RejectsTokensAsRows) {
     arguments p = values_wider();
     p.X = xt::transpose(p.X);  // (N, D): the row convention
     ATTN_EXPECT_REJECTS(
-        attn::multi_head_self_attention_columns(good.X, good.heads, good.W_c),
-        attn::multi_head_self_attention_columns(p.X, p.heads, p.W_c),
+        attn::multi_head_attention_columns(good.X, good.heads, good.W_c),
+        attn::multi_head_attention_columns(p.X, p.heads, p.W_c),
         "X with its tokens as rows, shape " + attn::shape_string(p.X.shape()) + " = (N, D)",
         attn::shape_error,
         "heads[0].W_q has shape " + attn::shape_string(p.heads[0].W_q.shape()) +
@@ -102,8 +102,8 @@ TEST(TwoHeadsColumnsTest, RejectsKeysOfAnotherLengthThanTheQueries) {
     arguments p = values_wider();
     p.heads[0].W_k = p.heads[0].W_v;  // (d_v, D): the keys must have d_k rows like the queries
     ATTN_EXPECT_REJECTS(
-        attn::multi_head_self_attention_columns(good.X, good.heads, good.W_c),
-        attn::multi_head_self_attention_columns(p.X, p.heads, p.W_c),
+        attn::multi_head_attention_columns(good.X, good.heads, good.W_c),
+        attn::multi_head_attention_columns(p.X, p.heads, p.W_c),
         "heads[0].W_k of shape " + attn::shape_string(p.heads[0].W_k.shape()) +
             ", heads[0].W_q of " + attn::shape_string(p.heads[0].W_q.shape()) + ": another d_k",
         attn::shape_error,
@@ -116,8 +116,8 @@ TEST(TwoHeadsColumnsTest, RejectsBiasAsARow) {
     arguments p = values_wider();
     p.heads[0].b_q = xt::transpose(p.heads[0].b_q);  // (1, d_k), not a column
     ATTN_EXPECT_REJECTS(
-        attn::multi_head_self_attention_columns(good.X, good.heads, good.W_c),
-        attn::multi_head_self_attention_columns(p.X, p.heads, p.W_c),
+        attn::multi_head_attention_columns(good.X, good.heads, good.W_c),
+        attn::multi_head_attention_columns(p.X, p.heads, p.W_c),
         "heads[0].b_q as a row, shape " + attn::shape_string(p.heads[0].b_q.shape()),
         attn::shape_error,
         "heads[0].b_q must be one column, shape (d_k, 1), but has shape " +
@@ -131,8 +131,8 @@ TEST(TwoHeadsColumnsTest, RejectsAHeadOfOtherShapesThanTheFirst) {
     const std::size_t last = p.heads.size() - 1;
     p.heads[last].W_v = p.heads[last].W_q;  // d_k rows where the first head's values have d_v
     const std::string name = "heads[" + std::to_string(last) + "].W_v";
-    ATTN_EXPECT_REJECTS(attn::multi_head_self_attention_columns(good.X, good.heads, good.W_c),
-                        attn::multi_head_self_attention_columns(p.X, p.heads, p.W_c),
+    ATTN_EXPECT_REJECTS(attn::multi_head_attention_columns(good.X, good.heads, good.W_c),
+                        attn::multi_head_attention_columns(p.X, p.heads, p.W_c),
                         name + " of shape " + attn::shape_string(p.heads[last].W_v.shape()) +
                             ", heads[0].W_v of " + attn::shape_string(p.heads[0].W_v.shape()),
                         attn::shape_error,
@@ -147,8 +147,8 @@ TEST(TwoHeadsColumnsTest, RejectsCombinerOfAnotherWidth) {
     p.W_c = xt::transpose(p.W_c);  // (num_heads * d_v, D_out)
     const std::size_t stacked_rows = p.heads.size() * p.heads[0].W_v.shape(0);
     ATTN_EXPECT_REJECTS(
-        attn::multi_head_self_attention_columns(good.X, good.heads, good.W_c),
-        attn::multi_head_self_attention_columns(p.X, p.heads, p.W_c),
+        attn::multi_head_attention_columns(good.X, good.heads, good.W_c),
+        attn::multi_head_attention_columns(p.X, p.heads, p.W_c),
         "W_c transposed, shape " + attn::shape_string(p.W_c.shape()), attn::shape_error,
         "W_c has shape " + attn::shape_string(p.W_c.shape()) +
             ", but its dimension 1 must equal num_heads * d_v (the rows of the stacked heads) = " +

@@ -69,12 +69,12 @@ namespace attn {
 struct ColumnHead {
     Matrix W_q, W_k, W_v, b_q, b_k, b_v;
 };
+using ColumnHeads = std::vector<ColumnHead>;  // head 0 first, as torch.cat stacks them
 
 // X: (D, N), heads: num_heads >= 1 heads of one shape, W_c: (D_out, num_heads * d_v)
 // -> X_prime (D_out, N). Throws attn::shape_error for an empty X or no heads, a head whose
 // shapes do not fit X or differ from the first head's, or W_c whose columns are not
 // num_heads * d_v.
-Matrix multi_head_self_attention_columns(const Matrix& X, const std::vector<ColumnHead>& heads,
-                                         const Matrix& W_c);
+Matrix multi_head_attention_columns(const Matrix& X, const ColumnHeads& heads, const Matrix& W_c);
 
 }  // namespace attn

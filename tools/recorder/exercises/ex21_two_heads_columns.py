@@ -154,9 +154,9 @@ MISTAKES = [
 
 
 def kind(num_heads):
-    """The C++ case multi_head_self_attention_columns, for cases of `num_heads` heads."""
+    """The C++ case multi_head_attention_columns, for cases of `num_heads` heads."""
     return Kind(
-        name="multi_head_self_attention_columns", inputs=input_names(num_heads),
+        name="multi_head_attention_columns", inputs=input_names(num_heads),
         outputs=("X_prime",), function=multihead_scaled_self_attention, scale=scale,
         reduction=reduction, mistakes=lambda *arguments: MISTAKES,
         tokens=(("column", 1, N),))
