@@ -184,6 +184,8 @@ void require_transferable(const std::string& function, const From& from, const T
     }
 }
 
+// ---- multi-head attention (exercises 16 onwards) ------------------------------------------
+
 // Exercise 18
 
 // A layer of a module whose layers have no bias (nn.Linear(..., bias=False)): "fc_out has a
@@ -227,11 +229,6 @@ inline void require_batch_without_mask(const std::string& function, const Tensor
     require_length(function, "x", x, 2, d_in, "d_in of the weights");
 }
 
-}  // namespace attn::checks
-
-// ---- multi-head attention (exercises 16 onwards) ------------------------------------------
-
-namespace attn::checks {
 
 // `total` features split into `num_heads` heads of equal width: "d_out = 6 is not divisible
 // by num_heads = 4".
@@ -268,9 +265,53 @@ void require_heads_alike(const std::string& module, const std::vector<Head>& hea
     }
 }
 
-}  // namespace attn::checks
+// Exercise 21
 
-namespace attn::checks {
+// Heads in the column convention (attn::ColumnHead: W_q, W_k, W_v, b_q, b_k, b_v) for tokens
+// X of D features: at least one head; the first fits X as exercise 08's parameters do (W_q,
+// W_k: (d_k, D), W_v: (d_v, D), b_q, b_k: (d_k, 1), b_v: (d_v, 1)); every other head has the
+// first one's shapes, so that the heads' outputs stack into num_heads * d_v rows.
+template <class Head>
+void require_column_heads(const std::string& function, const std::vector<Head>& heads,
+                          std::size_t D) {
+    if (heads.empty()) {
+        throw shape_error(function +
+                          ": heads is empty: multi-head attention needs at least one head");
+    }
+    const Head& first = heads[0];
+    require_non_empty(function, "heads[0].W_q", first.W_q);
+    require_non_empty(function, "heads[0].W_v", first.W_v);
+    require_length(function, "heads[0].W_q", first.W_q, 1, D, "D (X.shape(0))");
+    require_length(function, "heads[0].W_k", first.W_k, 1, D, "D (X.shape(0))");
+    require_length(function, "heads[0].W_v", first.W_v, 1, D, "D (X.shape(0))");
+    require_length(function, "heads[0].W_k", first.W_k, 0, first.W_q.shape(0),
+                   "d_k (heads[0].W_q.shape(0))");
+    require_column(function, "heads[0].b_q", first.b_q, "d_k");
+    require_column(function, "heads[0].b_k", first.b_k, "d_k");
+    require_column(function, "heads[0].b_v", first.b_v, "d_v");
+    require_length(function, "heads[0].b_q", first.b_q, 0, first.W_q.shape(0), "d_k");
+    require_length(function, "heads[0].b_k", first.b_k, 0, first.W_q.shape(0), "d_k");
+    require_length(function, "heads[0].b_v", first.b_v, 0, first.W_v.shape(0), "d_v");
+    const auto parts = [](const Head& head) {
+        return std::vector<std::pair<std::string, const Matrix*>>{
+            {"W_q", &head.W_q}, {"W_k", &head.W_k}, {"W_v", &head.W_v},
+            {"b_q", &head.b_q}, {"b_k", &head.b_k}, {"b_v", &head.b_v}};
+    };
+    for (std::size_t h = 1; h < heads.size(); ++h) {
+        const auto first_parts = parts(first), head_parts = parts(heads[h]);
+        for (std::size_t i = 0; i < head_parts.size(); ++i) {
+            const auto& [name, matrix] = head_parts[i];
+            const Matrix& expected = *first_parts[i].second;
+            if (matrix->shape() != expected.shape()) {
+                throw shape_error(
+                    function + ": heads[" + std::to_string(h) + "]." + name + " has shape " +
+                    shape_string(matrix->shape()) + ", but heads[0]." + name + " has " +
+                    shape_string(expected.shape()) + ": every head has the first head's shapes");
+            }
+        }
+    }
+}
+
 
 // MultiHeadAttention's out_proj: (d_out, d_out), a bias of d_out or none.
 inline void require_output_projection(const std::string& module, const Linear& out_proj,

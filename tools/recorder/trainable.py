@@ -235,23 +235,25 @@ PRINTED_COLUMN = {
 }
 
 
-def _agrees(value, printed):
-    """True when float `value` prints as `printed` in torch's format: 4 decimals, or 5
-    significant digits for a number below 1e-3 (torch's e-notation), up to a few float32
+def _agrees(value, printed, decimals=4):
+    """True when float `value` prints as `printed` in torch's format: `decimals` decimals (4
+    by default, 3 under set_printoptions(precision=3)), or 5 significant digits for a number
+    below 1e-3 (torch's e-notation at the default precision), up to a few float32
     roundings where the value sits on a rounding boundary: 003 prints X_prime[2, 2] as
     -1.6421, recomputed here as -1.64215004 (the seed's BLAS summed in another order)."""
     if printed != 0 and abs(printed) < 1e-3:
         half_unit = 0.5 * 10.0 ** (math.floor(math.log10(abs(printed))) - 4)
         return abs(value - printed) <= half_unit * 1.001
-    return abs(value - printed) <= 0.5e-4 + 4 * 1.2e-7 * max(1.0, abs(value))
+    return abs(value - printed) <= 0.5 * 10.0**-decimals + 4 * 1.2e-7 * max(1.0, abs(value))
 
 
-def require_printed(what, tensor, printed):
+def require_printed(what, tensor, printed, decimals=4):
     """Raises unless every entry of `tensor` agrees with the seed's printed `printed` at the
-    printed decimals: the goldens reproduce the seeds."""
+    printed `decimals`: the goldens reproduce the seeds."""
     values = torch.as_tensor(tensor, dtype=torch.float64).flatten().tolist()
     flat = torch.as_tensor(printed, dtype=torch.float64).flatten().tolist()
-    if len(values) != len(flat) or not all(map(_agrees, values, flat)):
+    if len(values) != len(flat) or not all(_agrees(value, shown, decimals)
+                                           for value, shown in zip(values, flat)):
         raise ValueError(f"{what}: recorded {values}, but the seed prints {flat}")
 
 
