@@ -2,13 +2,13 @@
 //
 // Mirrors section 3.6 of the book "Build a Large Language Model (From Scratch)", the solution of
 // its Exercise 3.2, a tutorial on multi-head attention, and Exercise 8 of Understanding Deep
-// Learning's self-attention notebook. Each exercise names its cells; the public notebooks:
+// Learning's step-by-step self-attention exercises (its multi-head notebook). Each exercise names its cells; the public notebooks:
 //   ch03.ipynb, the book's chapter 3 notebook:
 //     https://github.com/rasbt/LLMs-from-scratch/blob/main/ch03/01_main-chapter-code/ch03.ipynb
 //   exercise-solutions.ipynb, the book's exercise solutions:
 //     https://github.com/rasbt/LLMs-from-scratch/blob/main/ch03/01_main-chapter-code/exercise-solutions.ipynb
-//   12_1_Self_Attention.ipynb (Understanding Deep Learning, column convention):
-//     https://github.com/udlbook/udlbook/blob/main/Notebooks/Chap12/12_1_Self_Attention.ipynb
+//   12_2_Multihead_Self_Attention.ipynb (Understanding Deep Learning, column convention):
+//     https://github.com/udlbook/udlbook/blob/main/Notebooks/Chap12/12_2_Multihead_Self_Attention.ipynb
 //
 // Several heads look at the same tokens, each with its own projections, and their context
 // vectors are put side by side: with num_heads heads of head_dim features each, a token's
