@@ -39,8 +39,18 @@ ATTN_CASE(merge_heads) {
     ATTN_RESULT("merged", attn::merge_heads(heads));
 }
 
+namespace {
+
+// A module's mask buffer for context_length tokens, as MultiHeadAttention's constructor
+// builds it: triu(ones(context_length, context_length), diagonal=1).
+attn::Matrix buffer(std::size_t context_length) {
+    return xt::triu(xt::ones<float>({context_length, context_length}), 1);
+}
+
+}  // namespace
+
 ATTN_CASE(truncated_mask) {
-    const auto mask = the_case.input<2>("mask");  // (context_length, context_length)
+    const attn::Matrix mask = buffer(size_input(the_case, "context_length"));
     ATTN_RESULT("mask_bool", attn::truncated_mask(mask, size_input(the_case, "T")));
 }
 
@@ -113,8 +123,8 @@ TEST(MergeHeadsTest, RejectsAnEmptyTensor) {
 }
 
 TEST(TruncatedMaskTest, RejectsMoreTokensThanTheMaskHas) {
-    const auto mask = case_input<2>("19_multi_head_attention/mask_whole", "mask");
-    const std::size_t n = mask.shape(0);
+    const std::size_t n = case_integer("19_multi_head_attention/mask_whole", "context_length");
+    const attn::Matrix mask = buffer(n);
     ATTN_EXPECT_REJECTS(attn::truncated_mask(mask, n), attn::truncated_mask(mask, n + 1),
                         "T = " + str(n + 1) + " for a mask of context_length " + str(n),
                         attn::shape_error,
@@ -123,8 +133,8 @@ TEST(TruncatedMaskTest, RejectsMoreTokensThanTheMaskHas) {
 }
 
 TEST(TruncatedMaskTest, RejectsAMaskThatIsNotSquare) {
-    const auto mask = case_input<2>("19_multi_head_attention/mask_whole", "mask");
-    const std::size_t n = mask.shape(0);
+    const std::size_t n = case_integer("19_multi_head_attention/mask_whole", "context_length");
+    const attn::Matrix mask = buffer(n);
     const attn::Matrix wide = xt::ones<float>({n, n + 1});
     ATTN_EXPECT_REJECTS(attn::truncated_mask(mask, n), attn::truncated_mask(wide, n),
                         "a mask of shape " + attn::shape_string(wide.shape()), attn::shape_error,

@@ -105,11 +105,12 @@ def record(exercise):
                       x=batch, output_width=2, num_heads=2, context_length=6,
                       **seeded_heads(123, 2, d_out=1))
     exercise.drawn("recorded_three_heads", recorded_kind(3),
-                   "Exercise 3.2's wrapper at other sizes: three heads of d_out 2 (output_width "
-                   "6), seeded randn weights", drawn_recorded(3, (2, (1, 3)), (5, (1, 9)),
+                   "exercise-solutions.ipynb, Exercise 3.2's wrapper at other sizes: three heads "
+                   "of d_out 2 (output_width 6), seeded randn weights", drawn_recorded(3, (2, (1, 3)), (5, (1, 9)),
                                                               (4, (1, 6)), (2, (1, 3))),
                    seed=1704)
-    source = ("Exercise 3.2 with the parameters of attn::HashedUniform(init_seed): the "
+    source = ("exercise-solutions.ipynb, Exercise 3.2 with the parameters of "
+              "attn::HashedUniform(init_seed): the "
               "wrapper of num_heads heads whose output has output_width features")
     exercise.drawn("hashed_two_heads", HASHED, source + ", two heads of d_out 1",
                    drawn_hashed((2, (1, 3)), (6, (1, 9)), (3, (1, 6)), (1, (1, 3)), (2, (2, 2))),

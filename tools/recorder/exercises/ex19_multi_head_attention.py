@@ -96,8 +96,14 @@ MERGE = Kind(name="merge_heads", inputs=("heads",), outputs=("merged",), functio
 
 # ---- truncated_mask ------------------------------------------------------------------------
 
-def truncated(mask, T):
-    return mask.bool()[:T, :T]
+def buffer(context_length):
+    """The module's mask buffer: torch.triu(torch.ones(context_length, context_length),
+    diagonal=1). The case stores context_length; the C++ case builds the same buffer."""
+    return torch.triu(torch.ones(context_length, context_length), diagonal=1)
+
+
+def truncated(context_length, T):
+    return buffer(context_length).bool()[:T, :T]
 
 
 MASK_MISTAKES = [
@@ -105,20 +111,20 @@ MASK_MISTAKES = [
             "context_length buffer)",
             "the buffer was built for context_length tokens; x has T: take its first T rows "
             "and columns, mask[:T, :T].",
-            lambda mask, T: mask.bool() if T < mask.shape[0] else None),
+            lambda cl, T: buffer(cl).bool() if T < cl else None),
     Mistake("mask_inverted", "true where a token may be seen (the mask inverted)",
             "true marks what is HIDDEN: the entries above the diagonal, where mask is 1.",
-            lambda mask, T: ~truncated(mask, T)),
+            lambda cl, T: ~truncated(cl, T)),
     Mistake("diagonal_hidden", "the diagonal hidden too (a token may not see itself)",
             "a token attends to itself: only j > i is hidden, as triu(..., diagonal=1) built "
             "the mask.",
-            lambda mask, T: truncated(mask, T) | torch.eye(T, dtype=torch.bool)),
+            lambda cl, T: truncated(cl, T) | torch.eye(T, dtype=torch.bool)),
     Mistake("last_rows", "the last T rows and columns instead of the first",
             "the first T tokens are x's: mask[:T, :T], starting at 0.",
-            lambda mask, T: mask.bool()[-T:, :T] if T < mask.shape[0] else None),
+            lambda cl, T: buffer(cl).bool()[-T:, :T] if T < cl else None),
 ]
 
-MASK = Kind(name="truncated_mask", inputs=("mask", "T"), outputs=("mask_bool",),
+MASK = Kind(name="truncated_mask", inputs=("context_length", "T"), outputs=("mask_bool",),
             function=truncated, scale=None, reduction=None,
             mistakes=lambda *arguments: MASK_MISTAKES)
 
@@ -270,8 +276,7 @@ def drawn_heads(batch, num_heads, tokens, head_dim):
 def drawn_mask(context_length, tokens):
     def make(draw):
         cl = draw.size(*context_length)
-        return {"mask": torch.triu(torch.ones(cl, cl), diagonal=1),
-                "T": min(cl, draw.size(*tokens))}
+        return {"context_length": cl, "T": min(cl, draw.size(*tokens))}
     return make
 
 
@@ -303,7 +308,7 @@ def record(exercise):
     batch = mh.cells.journey_batch()
     cell = "ch03.ipynb In [37]"
     exercise.notebook("split_notebook", SPLIT, f"{cell}: queries.view(b, T, num_heads, "
-                      "head_dim).transpose(1, 2) at 002's shapes (2, 6, 2), 2 heads",
+                      "head_dim).transpose(1, 2) at In [38]'s shapes (2, 6, 2), 2 heads",
                       projected=torch.arange(24, dtype=torch.float32).view(2, 6, 2) / 10,
                       num_heads=2)
     exercise.drawn("split_three_heads", SPLIT, f"{cell}: the split on seeded randn values",
@@ -317,13 +322,13 @@ def record(exercise):
                    drawn_heads((1, (1, 2)), (4, (2, 6)), (3, (2, 5)), (64, (8, 64))), seed=1904)
     exercise.drawn("mask_truncated", MASK, f"{cell}: self.mask.bool()[:num_tokens, "
                    ":num_tokens], T < context_length",
-                   drawn_mask((8, (4, 12)), (5, (2, 4))), seed=1905)
+                   drawn_mask((8, (4, 12)), (5, (2, 4))))
     exercise.drawn("mask_whole", MASK, f"{cell}: T = context_length",
-                   drawn_mask((6, (1, 8)), (6, (8, 8))), seed=1906)
+                   drawn_mask((6, (1, 8)), (6, (8, 8))))
 
     for seed_case, state, source in (
-            ("notebook", seeded_mha(123), "002 In [8]: MultiHeadAttention(3, 2, 6, 0.0, "
-             "num_heads=2) at seed 123 on ch03.ipynb's batch"),
+            ("notebook", seeded_mha(123), "ch03.ipynb In [37]: MultiHeadAttention(3, 2, 6, "
+             "0.0, num_heads=2) made right after torch.manual_seed(123), on In [33]'s batch"),
             ("notebook_ch03", seeded_mha(42, before=after_the_wrappers_of_ch03()),
              "ch03.ipynb In [38]: MultiHeadAttention(3, 2, 6, 0.0, num_heads=2) after the "
              "wrappers of In [35] and In [36] drew from seed 42")):

@@ -279,7 +279,8 @@ def check_printed():
 def record(exercise):
     check_printed()
     gpt2 = "the book's Exercise 3.3 (ch03.ipynb In [39])"
-    tutorial = "002 In [11] (the tutorial's GPT-2 exercise)"
+    tutorial = ("exercise-solutions.ipynb, Exercise 3.3 with GPT-2's qkv_bias=True (as a "
+                "multi-head tutorial counts it)")
     exercise.notebook("notebook_w_query", LINEAR_COUNT, f"{tutorial}: W_query's parameters",
                       d_in=768, d_out=768, bias=1)
     exercise.notebook("notebook_no_bias", LINEAR_COUNT, f"{gpt2}: W_query without a bias",
@@ -290,7 +291,7 @@ def record(exercise):
     exercise.notebook("notebook_scores", SCORE_BYTES, f"{gpt2}: one 1024-token sequence",
                       batch=1, num_heads=12, T=1024)
     exercise.notebook("notebook_scores_tutorial", SCORE_BYTES,
-                      f"{tutorial}, In [12]: its batch of 2 sequences of 128 tokens",
+                      f"{tutorial}: its batch of 2 sequences of 128 tokens",
                       batch=2, num_heads=12, T=128)
     exercise.notebook("notebook_mask", MASK_BYTES, f"{gpt2}: the mask for 1,024 tokens",
                       context_length=1024)
@@ -327,8 +328,9 @@ def record(exercise):
                    lambda draw: {"init_seed": draw.integer(0, 2**62),
                                  "x_seed": draw.integer(0, 2**62), "batch": 1, "T": 64,
                                  "d_in": 768, "qkv_bias": 1}, seed=2201)
-    exercise.drawn("forward_t1024", FORWARD_SUMS, f"{layer}, on 000's batch of one 1024-token "
-                   "sequence (its sums over tokens and features)",
+    exercise.drawn("forward_t1024", FORWARD_SUMS,
+                   f"{layer}, on exercise-solutions.ipynb's batch of one 1024-token sequence "
+                   "(its sums over tokens and features)",
                    lambda draw: {"init_seed": draw.integer(0, 2**62),
                                  "x_seed": draw.integer(0, 2**62), "batch": 1, "T": 1024,
                                  "d_in": 768, "qkv_bias": 0}, seed=2202)
