@@ -19,20 +19,12 @@ using attn::kit::case_integer;
 using attn::kit::case_state_dict;
 using attn::kit::kit_line;
 
-namespace {
-
-std::size_t size_input(attn::kit::case_context& the_case, const std::string& name) {
-    return static_cast<std::size_t>(the_case.integer(name));
-}
-
-}  // namespace
-
 // The heads of a state_dict: any number, with or without biases.
 ATTN_CASE(wrapper) {
     const auto x = the_case.input<3>("x");  // (B, T, d_in)
     const auto mha = attn::MultiHeadAttentionWrapper::load(
-        the_case.state_dict(), size_input(the_case, "num_heads"),
-        size_input(the_case, "context_length"));
+        the_case.state_dict(), the_case.size("num_heads"),
+        the_case.size("context_length"));
     ATTN_RESULT("context", mha.forward(x));
 }
 
@@ -42,8 +34,8 @@ ATTN_CASE(wrapper_hashed) {
     const auto x = the_case.input<3>("x");
     attn::HashedUniform init(static_cast<std::uint64_t>(the_case.integer("init_seed")));
     const attn::MultiHeadAttentionWrapper mha(
-        x.shape(2), size_input(the_case, "d_out"), size_input(the_case, "context_length"),
-        size_input(the_case, "num_heads"), the_case.integer("qkv_bias") != 0, init);
+        x.shape(2), the_case.size("d_out"), the_case.size("context_length"),
+        the_case.size("num_heads"), the_case.integer("qkv_bias") != 0, init);
     ATTN_RESULT("context", mha.forward(x));
 }
 

@@ -18,17 +18,13 @@ using attn::kit::case_integer;
 
 namespace {
 
-std::size_t size_input(attn::kit::case_context& the_case, const std::string& name) {
-    return static_cast<std::size_t>(the_case.integer(name));
-}
-
 // The student's wrapper for the case's output_width and num_heads, its parameters from
 // `source`, on the case's x.
 attn::Tensor3 forward_of(attn::kit::case_context& the_case, attn::ParameterSource& source) {
     const auto x = the_case.input<3>("x");  // (B, T, d_in)
     const auto mha = attn::wrapper_for_output_width(
-        x.shape(2), size_input(the_case, "output_width"), size_input(the_case, "context_length"),
-        size_input(the_case, "num_heads"), source);
+        x.shape(2), the_case.size("output_width"), the_case.size("context_length"),
+        the_case.size("num_heads"), source);
     return mha.forward(x);
 }
 

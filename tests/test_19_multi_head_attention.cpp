@@ -21,17 +21,9 @@ using attn::kit::case_integer;
 using attn::kit::case_state_dict;
 using attn::kit::kit_line;
 
-namespace {
-
-std::size_t size_input(attn::kit::case_context& the_case, const std::string& name) {
-    return static_cast<std::size_t>(the_case.integer(name));
-}
-
-}  // namespace
-
 ATTN_CASE(split_heads) {
     const auto projected = the_case.input<3>("projected");  // (B, T, d_out)
-    ATTN_RESULT("heads", attn::split_heads(projected, size_input(the_case, "num_heads")));
+    ATTN_RESULT("heads", attn::split_heads(projected, the_case.size("num_heads")));
 }
 
 ATTN_CASE(merge_heads) {
@@ -50,15 +42,15 @@ attn::Matrix buffer(std::size_t context_length) {
 }  // namespace
 
 ATTN_CASE(truncated_mask) {
-    const attn::Matrix mask = buffer(size_input(the_case, "context_length"));
-    ATTN_RESULT("mask_bool", attn::truncated_mask(mask, size_input(the_case, "T")));
+    const attn::Matrix mask = buffer(the_case.size("context_length"));
+    ATTN_RESULT("mask_bool", attn::truncated_mask(mask, the_case.size("T")));
 }
 
 ATTN_CASE(multi_head_attention) {
     const auto x = the_case.input<3>("x");  // (B, T, d_in)
     const auto mha = attn::MultiHeadAttention::load(the_case.state_dict(),
-                                                    size_input(the_case, "num_heads"),
-                                                    size_input(the_case, "context_length"));
+                                                    the_case.size("num_heads"),
+                                                    the_case.size("context_length"));
     ATTN_RESULT("context", mha.forward(x));
 }
 
@@ -67,9 +59,9 @@ ATTN_CASE(multi_head_attention) {
 ATTN_CASE(multi_head_attention_hashed) {
     const auto x = the_case.input<3>("x");
     attn::HashedUniform init(static_cast<std::uint64_t>(the_case.integer("init_seed")));
-    const attn::MultiHeadAttention mha(x.shape(2), size_input(the_case, "d_out"),
-                                       size_input(the_case, "context_length"),
-                                       size_input(the_case, "num_heads"),
+    const attn::MultiHeadAttention mha(x.shape(2), the_case.size("d_out"),
+                                       the_case.size("context_length"),
+                                       the_case.size("num_heads"),
                                        the_case.integer("qkv_bias") != 0, init);
     ATTN_RESULT("context", mha.forward(x));
 }

@@ -22,24 +22,20 @@ using attn::kit::case_integer;
 
 namespace {
 
-std::size_t size_input(attn::kit::case_context& the_case, const std::string& name) {
-    return static_cast<std::size_t>(the_case.integer(name));
-}
-
 // x (batch, T, d_in), uniform in [-1, 1), as tools/record draws it.
 attn::Tensor3 hashed_x(attn::kit::case_context& the_case) {
     return attn::hashed_uniform(static_cast<std::uint64_t>(the_case.integer("x_seed")), "x",
-                                {size_input(the_case, "batch"), size_input(the_case, "T"),
-                                 size_input(the_case, "d_in")},
+                                {the_case.size("batch"), the_case.size("T"),
+                                 the_case.size("d_in")},
                                 -1.0f, 1.0f);
 }
 
 // A MultiHeadAttention of the case's sizes, built by the kit (the counts' cases).
 attn::MultiHeadAttention module_of(attn::kit::case_context& the_case) {
     attn::HashedUniform init(0);
-    return attn::MultiHeadAttention(size_input(the_case, "d_in"), size_input(the_case, "d_out"),
-                                    size_input(the_case, "context_length"),
-                                    size_input(the_case, "num_heads"),
+    return attn::MultiHeadAttention(the_case.size("d_in"), the_case.size("d_out"),
+                                    the_case.size("context_length"),
+                                    the_case.size("num_heads"),
                                     the_case.integer("qkv_bias") != 0, init);
 }
 
@@ -78,8 +74,8 @@ ATTN_CASE(gpt2_forward_sums) {
 
 ATTN_CASE(linear_parameter_count) {
     attn::HashedUniform init(0);
-    const attn::Linear layer = attn::Linear::make(init, "layer", size_input(the_case, "d_in"),
-                                                  size_input(the_case, "d_out"),
+    const attn::Linear layer = attn::Linear::make(init, "layer", the_case.size("d_in"),
+                                                  the_case.size("d_out"),
                                                   the_case.integer("bias") != 0);
     ATTN_RESULT("count", attn::parameter_count(layer));
 }
@@ -90,19 +86,19 @@ ATTN_CASE(parameter_count) {
 }
 
 ATTN_CASE(score_tensor_bytes) {
-    ATTN_RESULT("bytes", attn::score_tensor_bytes(size_input(the_case, "batch"),
-                                                  size_input(the_case, "num_heads"),
-                                                  size_input(the_case, "T")));
+    ATTN_RESULT("bytes", attn::score_tensor_bytes(the_case.size("batch"),
+                                                  the_case.size("num_heads"),
+                                                  the_case.size("T")));
 }
 
 ATTN_CASE(mask_buffer_bytes) {
-    ATTN_RESULT("bytes", attn::mask_buffer_bytes(size_input(the_case, "context_length")));
+    ATTN_RESULT("bytes", attn::mask_buffer_bytes(the_case.size("context_length")));
 }
 
 ATTN_CASE(forward_flops) {
     const attn::MultiHeadAttention module = module_of(the_case);
-    ATTN_RESULT("flops", attn::forward_flops(module, size_input(the_case, "batch"),
-                                             size_input(the_case, "T")));
+    ATTN_RESULT("flops", attn::forward_flops(module, the_case.size("batch"),
+                                             the_case.size("T")));
 }
 
 namespace {

@@ -53,6 +53,10 @@ public:
         return tensor;
     }
 
+    // integer(name) as a size or count (num_heads, context_length, T); the recorder stores
+    // none below 0.
+    std::size_t size(const std::string& name) { return static_cast<std::size_t>(integer(name)); }
+
     // The case's float32 inputs whose names start with `prefix` ("heads.1."), the prefix taken
     // off: a module's state_dict as the recorder saved it ("W_query.weight.npy", ...).
     attn::StateDict state_dict(const std::string& prefix = "");
