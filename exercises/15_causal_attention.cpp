@@ -50,8 +50,7 @@ Tensor3 CausalAttention::forward(const Tensor3& x) const {
     // TODO: for every batch item b: queries, keys, values of x[b]; scores = queries @ keys.T
     // with -inf where mask(i, j) is 1 (i, j < T); softmax(scores / sqrt(d_out), -1)
     // @ values into context[b]. The result has shape (B, T, d_out).
-    throw not_implemented("exercises/15_causal_attention.cpp",
-                          "CausalAttention::forward(x)");
+    throw not_implemented("exercises/15_causal_attention.cpp", "CausalAttention::forward(x)");
 }
 
 }  // namespace attn

@@ -35,8 +35,7 @@ MultiHeadAttentionWrapper wrapper_for_output_width([[maybe_unused]] std::size_t 
                                                    [[maybe_unused]] std::size_t context_length,
                                                    std::size_t num_heads,
                                                    [[maybe_unused]] ParameterSource& source) {
-    checks::require_divisible("wrapper_for_output_width", "output_width", output_width,
-                              num_heads);
+    checks::require_divisible("wrapper_for_output_width", "output_width", output_width, num_heads);
 
     // TODO: the d_out of one head, then return the wrapper built from its sizes (no biases).
     throw not_implemented("exercises/17_output_width.cpp",

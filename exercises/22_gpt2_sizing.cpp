@@ -57,7 +57,8 @@ std::int64_t score_tensor_bytes(std::size_t batch, std::size_t num_heads, std::s
     checks::require_positive("score_tensor_bytes", "T", T);
 
     // TODO: the bytes of a float32 tensor of shape (batch, num_heads, T, T).
-    throw not_implemented("exercises/22_gpt2_sizing.cpp", "score_tensor_bytes(batch, num_heads, T)");
+    throw not_implemented("exercises/22_gpt2_sizing.cpp",
+                          "score_tensor_bytes(batch, num_heads, T)");
 }
 
 std::int64_t mask_buffer_bytes(std::size_t context_length) {

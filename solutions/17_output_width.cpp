@@ -12,10 +12,8 @@ namespace attn {
 
 MultiHeadAttentionWrapper wrapper_for_output_width(std::size_t d_in, std::size_t output_width,
                                                    std::size_t context_length,
-                                                   std::size_t num_heads,
-                                                   ParameterSource& source) {
-    checks::require_divisible("wrapper_for_output_width", "output_width", output_width,
-                              num_heads);
+                                                   std::size_t num_heads, ParameterSource& source) {
+    checks::require_divisible("wrapper_for_output_width", "output_width", output_width, num_heads);
 
     const std::size_t d_out = output_width / num_heads;  // the heads share the features
     return MultiHeadAttentionWrapper(d_in, d_out, context_length, num_heads, /*qkv_bias=*/false,

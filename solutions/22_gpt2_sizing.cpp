@@ -32,7 +32,8 @@ std::int64_t score_tensor_bytes(std::size_t batch, std::size_t num_heads, std::s
     checks::require_positive("score_tensor_bytes", "num_heads", num_heads);
     checks::require_positive("score_tensor_bytes", "T", T);
 
-    const std::int64_t values = static_cast<std::int64_t>(batch) * static_cast<std::int64_t>(num_heads) *
+    const std::int64_t values = static_cast<std::int64_t>(batch) *
+                                static_cast<std::int64_t>(num_heads) *
                                 static_cast<std::int64_t>(T) * static_cast<std::int64_t>(T);
     return values * static_cast<std::int64_t>(sizeof(float));
 }
@@ -49,16 +50,18 @@ std::int64_t forward_flops(const MultiHeadAttention& module, std::size_t batch, 
     checks::require_positive("forward_flops", "T", T);
 
     // 2 FLOPs per multiply-add of an (n, k) @ (k, m) product
-    const auto product = [](std::int64_t n, std::int64_t k, std::int64_t m) { return 2 * n * k * m; };
+    const auto product = [](std::int64_t n, std::int64_t k, std::int64_t m) {
+        return 2 * n * k * m;
+    };
     const auto B = static_cast<std::int64_t>(batch), tokens = static_cast<std::int64_t>(T);
     const auto d_in = static_cast<std::int64_t>(module.d_in());
     const auto d_out = static_cast<std::int64_t>(module.d_out());
     const auto heads = static_cast<std::int64_t>(module.num_heads);
     const auto head_dim = static_cast<std::int64_t>(module.head_dim());
-    return 3 * product(B * tokens, d_in, d_out)                 // queries, keys, values
-           + B * heads * product(tokens, head_dim, tokens)      // scores
-           + B * heads * product(tokens, tokens, head_dim)      // weights @ values
-           + product(B * tokens, d_out, d_out);                 // out_proj
+    return 3 * product(B * tokens, d_in, d_out)             // queries, keys, values
+           + B * heads * product(tokens, head_dim, tokens)  // scores
+           + B * heads * product(tokens, tokens, head_dim)  // weights @ values
+           + product(B * tokens, d_out, d_out);             // out_proj
 }
 
 }  // namespace attn

@@ -12,7 +12,7 @@ using attn::kit::case_input;
 using attn::kit::kit_line;
 
 ATTN_CASE(self_attention_v1) {
-    const auto inputs = the_case.input<2>("inputs");                   // (T, d_in)
+    const auto inputs = the_case.input<2>("inputs");                         // (T, d_in)
     const auto sa_v1 = attn::SelfAttention_v1::load(the_case.state_dict());  // W: (d_in, d_out)
     ATTN_RESULT("context", sa_v1(inputs));
 }

@@ -72,12 +72,12 @@ TEST(TransferWeightsTest, RejectsAV1ForAnotherShapeAndLeavesItUnchanged) {
     const attn::Matrix taller = xt::ones<float>({sa_v2.d_in() + 1, sa_v2.d_out()});
     attn::SelfAttention_v1 sa_v1{taller, taller, taller};  // built for another d_in
     auto target = notebook_v1();
-    ATTN_EXPECT_REJECTS(
-        attn::transfer_weights(sa_v2, target), attn::transfer_weights(sa_v2, sa_v1),
-        "a v1 of shape " + attn::shape_string(taller.shape()) + " for d_in + 1", attn::shape_error,
-        all_of("W_query has shape " + attn::shape_string(taller.shape()),
-               "transposed is " + attn::shape_string(transposed)),
-        R"line(checks::require_transferable("transfer_weights", from, to);)line");
+    ATTN_EXPECT_REJECTS(attn::transfer_weights(sa_v2, target), attn::transfer_weights(sa_v2, sa_v1),
+                        "a v1 of shape " + attn::shape_string(taller.shape()) + " for d_in + 1",
+                        attn::shape_error,
+                        all_of("W_query has shape " + attn::shape_string(taller.shape()),
+                               "transposed is " + attn::shape_string(transposed)),
+                        R"line(checks::require_transferable("transfer_weights", from, to);)line");
     EXPECT_EQ(sa_v1.W_query, taller);
 }
 
@@ -86,12 +86,12 @@ TEST(TransferWeightsTest, RejectsAV1ShapedLikeTheUntransposedWeights) {
     const attn::Matrix& weight = sa_v2.W_query.weight;  // (d_out, d_in)
     attn::SelfAttention_v1 sa_v1{weight, weight, weight};
     auto target = notebook_v1();
-    ATTN_EXPECT_REJECTS(
-        attn::transfer_weights(sa_v2, target), attn::transfer_weights(sa_v2, sa_v1),
-        "a v1 of shape " + attn::shape_string(weight.shape()) +
-            " = (d_out, d_in), the v2's weights untransposed",
-        attn::shape_error, "W_query has shape " + attn::shape_string(weight.shape()),
-        R"line(checks::require_transferable("transfer_weights", from, to);)line");
+    ATTN_EXPECT_REJECTS(attn::transfer_weights(sa_v2, target), attn::transfer_weights(sa_v2, sa_v1),
+                        "a v1 of shape " + attn::shape_string(weight.shape()) +
+                            " = (d_out, d_in), the v2's weights untransposed",
+                        attn::shape_error,
+                        "W_query has shape " + attn::shape_string(weight.shape()),
+                        R"line(checks::require_transferable("transfer_weights", from, to);)line");
 }
 
 TEST(TransferWeightsTest, RejectsAV2WithBiases) {
@@ -101,10 +101,9 @@ TEST(TransferWeightsTest, RejectsAV2WithBiases) {
         {v2.W_query.weight, bias}, {v2.W_key.weight, bias}, {v2.W_value.weight, bias}};
     auto sa_v1 = notebook_v1();
     auto target = notebook_v1();
-    ATTN_EXPECT_REJECTS(
-        attn::transfer_weights(v2, target), attn::transfer_weights(biased, sa_v1),
-        "a v2 with biases", std::invalid_argument, "has biases (qkv_bias=True)",
-        R"line(checks::require_transferable("transfer_weights", from, to);)line");
+    ATTN_EXPECT_REJECTS(attn::transfer_weights(v2, target), attn::transfer_weights(biased, sa_v1),
+                        "a v2 with biases", std::invalid_argument, "has biases (qkv_bias=True)",
+                        R"line(checks::require_transferable("transfer_weights", from, to);)line");
 }
 
 // Copied without the transpose, a (d_out, d_in) weight lands in v1 unnoticed (a Matrix

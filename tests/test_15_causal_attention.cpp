@@ -77,8 +77,7 @@ TEST(CausalAttentionTest, RejectsMoreTokensThanContextLength) {
     const auto x = case_input<3>("15_causal_attention/notebook", "x");  // T = 6
     const std::size_t T = x.shape(1);
     ATTN_EXPECT_REJECTS(
-        notebook_module(T).forward(x),
-        notebook_module(T - 1).forward(x),
+        notebook_module(T).forward(x), notebook_module(T - 1).forward(x),
         "x of T = " + std::to_string(T) +
             " tokens, a module whose mask is for context_length = " + std::to_string(T - 1),
         attn::shape_error, "x has T = 6 tokens, more than the context_length = 5",
@@ -90,8 +89,7 @@ TEST(CausalAttentionTest, RejectsInputOfAnotherDIn) {
     const std::size_t T = x.shape(1), d_in = x.shape(x.dimension() - 1);
     const attn::Tensor3 wider = xt::zeros<float>({x.shape(0), T, d_in + 1});
     ATTN_EXPECT_REJECTS(
-        notebook_module(T).forward(x),
-        notebook_module(T).forward(wider),
+        notebook_module(T).forward(x), notebook_module(T).forward(wider),
         "x of d_in + 1 = " + std::to_string(d_in + 1) + " features", attn::shape_error,
         "must equal d_in of the weights = 3",
         R"line(checks::require_batch("CausalAttention.forward", x, d_in(), context_length());)line");
@@ -102,10 +100,10 @@ TEST(CausalAttentionTest, RejectsEmptyBatch) {
     const std::size_t T = x.shape(1), d_in = x.shape(x.dimension() - 1);
     const attn::Tensor3 empty = xt::zeros<float>({std::size_t{0}, T, d_in});
     ATTN_EXPECT_REJECTS(
-        notebook_module(T).forward(x),
-        notebook_module(T).forward(empty),
+        notebook_module(T).forward(x), notebook_module(T).forward(empty),
         "an empty batch, shape " + attn::shape_string(empty.shape()), attn::shape_error,
-        "x is empty", R"line(checks::require_batch("CausalAttention.forward", x, d_in(), context_length());)line");
+        "x is empty",
+        R"line(checks::require_batch("CausalAttention.forward", x, d_in(), context_length());)line");
 }
 
 // The constructor's checks are the kit's (CausalAttention's __init__ is in the header); the
@@ -145,8 +143,8 @@ TEST(CausalAttentionTest, ConstructorRejectsZeroContextLength) {
     const auto x = case_input<3>("15_causal_attention/notebook", "x");
     const attn::CausalAttention m = notebook_module(x.shape(1));
     ATTN_EXPECT_REJECTS(
-        m.forward(x), attn::CausalAttention(m.W_query, m.W_key, m.W_value, 0),
-        "context_length = 0", attn::shape_error, "context_length is 0",
+        m.forward(x), attn::CausalAttention(m.W_query, m.W_key, m.W_value, 0), "context_length = 0",
+        attn::shape_error, "context_length is 0",
         kit_line(
             "include/attn/causal_attention.hpp",
             R"line(checks::require_positive("CausalAttention", "context_length", context_length);)line"));

@@ -23,8 +23,7 @@ using attn::kit::kit_line;
 ATTN_CASE(wrapper) {
     const auto x = the_case.input<3>("x");  // (B, T, d_in)
     const auto mha = attn::MultiHeadAttentionWrapper::load(
-        the_case.state_dict(), the_case.size("num_heads"),
-        the_case.size("context_length"));
+        the_case.state_dict(), the_case.size("num_heads"), the_case.size("context_length"));
     ATTN_RESULT("context", mha.forward(x));
 }
 
@@ -58,8 +57,8 @@ TEST(MultiHeadAttentionWrapperTest, ForwardRejectsMoreTokensThanContextLength) {
     const std::size_t T = x.shape(1);
     ATTN_EXPECT_REJECTS(
         notebook_module(T).forward(x), notebook_module(T - 1).forward(x),
-        "x of T = " + std::to_string(T) + " tokens, heads whose mask is for context_length = " +
-            std::to_string(T - 1),
+        "x of T = " + std::to_string(T) +
+            " tokens, heads whose mask is for context_length = " + std::to_string(T - 1),
         attn::shape_error,
         "x has T = " + str(T) + " tokens, more than the context_length = " + str(T - 1),
         R"line(checks::require_batch("MultiHeadAttentionWrapper.forward", x, d_in(), context_length());)line");

@@ -22,9 +22,9 @@ namespace {
 // `source`, on the case's x.
 attn::Tensor3 forward_of(attn::kit::case_context& the_case, attn::ParameterSource& source) {
     const auto x = the_case.input<3>("x");  // (B, T, d_in)
-    const auto mha = attn::wrapper_for_output_width(
-        x.shape(2), the_case.size("output_width"), the_case.size("context_length"),
-        the_case.size("num_heads"), source);
+    const auto mha = attn::wrapper_for_output_width(x.shape(2), the_case.size("output_width"),
+                                                    the_case.size("context_length"),
+                                                    the_case.size("num_heads"), source);
     return mha.forward(x);
 }
 
@@ -68,8 +68,8 @@ TEST(OutputWidthTest, RejectsAWidthTheHeadsCannotShare) {
         attn::wrapper_for_output_width(n.d_in, odd, n.context_length, n.num_heads, init),
         "output_width = " + std::to_string(odd) + " for num_heads = " + std::to_string(n.num_heads),
         attn::shape_error,
-        "output_width = " + std::to_string(odd) + " is not divisible by num_heads = " +
-            std::to_string(n.num_heads),
+        "output_width = " + std::to_string(odd) +
+            " is not divisible by num_heads = " + std::to_string(n.num_heads),
         R"line(checks::require_divisible("wrapper_for_output_width", "output_width", output_width, num_heads);)line");
 }
 

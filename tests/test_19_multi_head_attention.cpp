@@ -48,9 +48,8 @@ ATTN_CASE(truncated_mask) {
 
 ATTN_CASE(multi_head_attention) {
     const auto x = the_case.input<3>("x");  // (B, T, d_in)
-    const auto mha = attn::MultiHeadAttention::load(the_case.state_dict(),
-                                                    the_case.size("num_heads"),
-                                                    the_case.size("context_length"));
+    const auto mha = attn::MultiHeadAttention::load(
+        the_case.state_dict(), the_case.size("num_heads"), the_case.size("context_length"));
     ATTN_RESULT("context", mha.forward(x));
 }
 
@@ -60,8 +59,7 @@ ATTN_CASE(multi_head_attention_hashed) {
     const auto x = the_case.input<3>("x");
     attn::HashedUniform init(static_cast<std::uint64_t>(the_case.integer("init_seed")));
     const attn::MultiHeadAttention mha(x.shape(2), the_case.size("d_out"),
-                                       the_case.size("context_length"),
-                                       the_case.size("num_heads"),
+                                       the_case.size("context_length"), the_case.size("num_heads"),
                                        the_case.integer("qkv_bias") != 0, init);
     ATTN_RESULT("context", mha.forward(x));
 }
@@ -89,8 +87,7 @@ TEST(SplitHeadsTest, RejectsFeaturesTheHeadsCannotShare) {
     const std::size_t d_out = projected.shape(2), heads = case_integer(at, "num_heads");
     ATTN_EXPECT_REJECTS(
         attn::split_heads(projected, heads), attn::split_heads(projected, d_out + 1),
-        "d_out = " + str(d_out) + " features for num_heads = " + str(d_out + 1),
-        attn::shape_error,
+        "d_out = " + str(d_out) + " features for num_heads = " + str(d_out + 1), attn::shape_error,
         "d_out = " + str(d_out) + " is not divisible by num_heads = " + str(d_out + 1),
         R"line(checks::require_divisible("split_heads", "d_out", projected.shape(2), num_heads);)line");
 }
@@ -106,8 +103,8 @@ TEST(SplitHeadsTest, RejectsNoHeads) {
 
 TEST(MergeHeadsTest, RejectsAnEmptyTensor) {
     const auto heads = case_input<4>("19_multi_head_attention/merge_three_heads", "heads");
-    const attn::Tensor4 empty = xt::ones<float>({heads.shape(0), heads.shape(1), std::size_t{0},
-                                                 heads.shape(3)});
+    const attn::Tensor4 empty =
+        xt::ones<float>({heads.shape(0), heads.shape(1), std::size_t{0}, heads.shape(3)});
     ATTN_EXPECT_REJECTS(attn::merge_heads(heads), attn::merge_heads(empty),
                         "heads of shape " + attn::shape_string(empty.shape()), attn::shape_error,
                         "heads is empty",
@@ -139,8 +136,7 @@ TEST(MultiHeadAttentionTest, ForwardRejectsMoreTokensThanContextLength) {
     const std::size_t T = x.shape(1);
     ATTN_EXPECT_REJECTS(
         notebook_module(T).forward(x), notebook_module(T - 1).forward(x),
-        "x of T = " + str(T) + " tokens, a module whose mask is for context_length = " +
-            str(T - 1),
+        "x of T = " + str(T) + " tokens, a module whose mask is for context_length = " + str(T - 1),
         attn::shape_error,
         "x has T = " + str(T) + " tokens, more than the context_length = " + str(T - 1),
         R"line(checks::require_batch("MultiHeadAttention.forward", x, d_in(), context_length());)line");
@@ -165,8 +161,9 @@ TEST(MultiHeadAttentionTest, ConstructorRejectsDOutNotDivisibleByNumHeads) {
         notebook_module(x.shape(1)).forward(x), notebook_module(x.shape(1), d_out + 1),
         "d_out = " + str(d_out) + " for num_heads = " + str(d_out + 1), attn::shape_error,
         "d_out = " + str(d_out) + " is not divisible by num_heads = " + str(d_out + 1),
-        kit_line("include/attn/multi_head_attention.hpp",
-                 R"line(checks::require_divisible(module, "d_out", W_query.d_out(), num_heads);)line"));
+        kit_line(
+            "include/attn/multi_head_attention.hpp",
+            R"line(checks::require_divisible(module, "d_out", W_query.d_out(), num_heads);)line"));
 }
 
 TEST(MultiHeadAttentionTest, ConstructorRejectsAnOutputProjectionOfAnotherShape) {
@@ -180,6 +177,7 @@ TEST(MultiHeadAttentionTest, ConstructorRejectsAnOutputProjectionOfAnotherShape)
         "out_proj.weight of shape " + attn::shape_string(wide.weight.shape()), attn::shape_error,
         "out_proj.weight has shape " + attn::shape_string(wide.weight.shape()) +
             ", but it maps the merged heads' d_out = " + str(mha.d_out()),
-        kit_line("include/attn/multi_head_attention.hpp",
-                 R"line(checks::require_output_projection(module, out_proj, W_query.d_out());)line"));
+        kit_line(
+            "include/attn/multi_head_attention.hpp",
+            R"line(checks::require_output_projection(module, out_proj, W_query.d_out());)line"));
 }

@@ -25,8 +25,7 @@ namespace {
 // x (batch, T, d_in), uniform in [-1, 1), as tools/record draws it.
 attn::Tensor3 hashed_x(attn::kit::case_context& the_case) {
     return attn::hashed_uniform(static_cast<std::uint64_t>(the_case.integer("x_seed")), "x",
-                                {the_case.size("batch"), the_case.size("T"),
-                                 the_case.size("d_in")},
+                                {the_case.size("batch"), the_case.size("T"), the_case.size("d_in")},
                                 -1.0f, 1.0f);
 }
 
@@ -34,8 +33,7 @@ attn::Tensor3 hashed_x(attn::kit::case_context& the_case) {
 attn::MultiHeadAttention module_of(attn::kit::case_context& the_case) {
     attn::HashedUniform init(0);
     return attn::MultiHeadAttention(the_case.size("d_in"), the_case.size("d_out"),
-                                    the_case.size("context_length"),
-                                    the_case.size("num_heads"),
+                                    the_case.size("context_length"), the_case.size("num_heads"),
                                     the_case.integer("qkv_bias") != 0, init);
 }
 
@@ -74,9 +72,9 @@ ATTN_CASE(gpt2_forward_sums) {
 
 ATTN_CASE(linear_parameter_count) {
     attn::HashedUniform init(0);
-    const attn::Linear layer = attn::Linear::make(init, "layer", the_case.size("d_in"),
-                                                  the_case.size("d_out"),
-                                                  the_case.integer("bias") != 0);
+    const attn::Linear layer =
+        attn::Linear::make(init, "layer", the_case.size("d_in"), the_case.size("d_out"),
+                           the_case.integer("bias") != 0);
     ATTN_RESULT("count", attn::parameter_count(layer));
 }
 
@@ -87,8 +85,7 @@ ATTN_CASE(parameter_count) {
 
 ATTN_CASE(score_tensor_bytes) {
     ATTN_RESULT("bytes", attn::score_tensor_bytes(the_case.size("batch"),
-                                                  the_case.size("num_heads"),
-                                                  the_case.size("T")));
+                                                  the_case.size("num_heads"), the_case.size("T")));
 }
 
 ATTN_CASE(mask_buffer_bytes) {
@@ -97,8 +94,7 @@ ATTN_CASE(mask_buffer_bytes) {
 
 ATTN_CASE(forward_flops) {
     const attn::MultiHeadAttention module = module_of(the_case);
-    ATTN_RESULT("flops", attn::forward_flops(module, the_case.size("batch"),
-                                             the_case.size("T")));
+    ATTN_RESULT("flops", attn::forward_flops(module, the_case.size("batch"), the_case.size("T")));
 }
 
 namespace {
@@ -120,24 +116,25 @@ TEST(Gpt2SizingTest, ScoreTensorBytesRejectsZeroTokens) {
 
 TEST(Gpt2SizingTest, ScoreTensorBytesRejectsZeroHeads) {
     const std::size_t B = case_integer(scores, "batch"), T = case_integer(scores, "T");
-    ATTN_EXPECT_REJECTS(attn::score_tensor_bytes(B, case_integer(scores, "num_heads"), T),
-                        attn::score_tensor_bytes(B, 0, T), "num_heads = 0", attn::shape_error,
-                        "score_tensor_bytes: num_heads is 0",
-                        R"line(checks::require_positive("score_tensor_bytes", "num_heads", num_heads);)line");
+    ATTN_EXPECT_REJECTS(
+        attn::score_tensor_bytes(B, case_integer(scores, "num_heads"), T),
+        attn::score_tensor_bytes(B, 0, T), "num_heads = 0", attn::shape_error,
+        "score_tensor_bytes: num_heads is 0",
+        R"line(checks::require_positive("score_tensor_bytes", "num_heads", num_heads);)line");
 }
 
 TEST(Gpt2SizingTest, MaskBufferBytesRejectsZeroContextLength) {
-    ATTN_EXPECT_REJECTS(attn::mask_buffer_bytes(case_integer(mask, "context_length")),
-                        attn::mask_buffer_bytes(0), "context_length = 0", attn::shape_error,
-                        "mask_buffer_bytes: context_length is 0",
-                        R"line(checks::require_positive("mask_buffer_bytes", "context_length", context_length);)line");
+    ATTN_EXPECT_REJECTS(
+        attn::mask_buffer_bytes(case_integer(mask, "context_length")), attn::mask_buffer_bytes(0),
+        "context_length = 0", attn::shape_error, "mask_buffer_bytes: context_length is 0",
+        R"line(checks::require_positive("mask_buffer_bytes", "context_length", context_length);)line");
 }
 
 TEST(Gpt2SizingTest, ForwardFlopsRejectsAnEmptyBatch) {
     attn::HashedUniform init(0);
-    const attn::MultiHeadAttention module(
-        case_integer(small, "d_in"), case_integer(small, "d_out"),
-        case_integer(small, "context_length"), case_integer(small, "num_heads"), false, init);
+    const attn::MultiHeadAttention module(case_integer(small, "d_in"), case_integer(small, "d_out"),
+                                          case_integer(small, "context_length"),
+                                          case_integer(small, "num_heads"), false, init);
     const std::size_t B = case_integer(small, "batch"), T = case_integer(small, "T");
     ATTN_EXPECT_REJECTS(attn::forward_flops(module, B, T), attn::forward_flops(module, 0, T),
                         "batch = 0", attn::shape_error, "forward_flops: batch is 0",

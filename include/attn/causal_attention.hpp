@@ -121,16 +121,15 @@ struct CausalAttention {
         : W_query(std::move(W_query_)), W_key(std::move(W_key_)), W_value(std::move(W_value_)) {
         checks::require_layer_like("CausalAttention", "W_query", W_query, "W_query", W_query);
         checks::require_layer_like("CausalAttention", "W_key", W_key, "W_query", W_query, true);
-        checks::require_layer_like("CausalAttention", "W_value", W_value, "W_query", W_query,
-                                   true);
+        checks::require_layer_like("CausalAttention", "W_value", W_value, "W_query", W_query, true);
         checks::require_positive("CausalAttention", "context_length", context_length);
         mask = xt::triu(xt::ones<float>({context_length, context_length}), 1);
     }
 
     // CausalAttention(d_in, d_out, context_length, dropout=0.0, qkv_bias), its layers
     // "<prefix>W_query", ... from `source`.
-    CausalAttention(std::size_t d_in, std::size_t d_out, std::size_t context_length,
-                    bool qkv_bias, ParameterSource& source, const std::string& prefix = "")
+    CausalAttention(std::size_t d_in, std::size_t d_out, std::size_t context_length, bool qkv_bias,
+                    ParameterSource& source, const std::string& prefix = "")
         : CausalAttention(Linear::make(source, prefix + "W_query", d_in, d_out, qkv_bias),
                           Linear::make(source, prefix + "W_key", d_in, d_out, qkv_bias),
                           Linear::make(source, prefix + "W_value", d_in, d_out, qkv_bias),

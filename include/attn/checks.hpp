@@ -66,7 +66,6 @@ void require_column(const std::string& function, const std::string& what, const 
     }
 }
 
-
 // ---- modules (exercises 09 onwards) -------------------------------------------------------
 
 // A count that must be at least 1 ("context_length is 0: it must be at least 1").
@@ -113,8 +112,8 @@ inline void require_layer_like(const std::string& function, const std::string& n
     }
     if (same_bias && layer.has_bias() != first.has_bias()) {
         const bool bias = first.has_bias();
-        throw shape_error(function + ": " + name + (bias ? " has no bias" : " has a bias") + ", but " +
-                          first_name + (bias ? " has one" : " has none") +
+        throw shape_error(function + ": " + name + (bias ? " has no bias" : " has a bias") +
+                          ", but " + first_name + (bias ? " has one" : " has none") +
                           "; qkv_bias gives all three layers a bias or none");
     }
     if (layer.has_bias()) {
@@ -229,7 +228,6 @@ inline void require_batch_without_mask(const std::string& function, const Tensor
     require_length(function, "x", x, 2, d_in, "d_in of the weights");
 }
 
-
 // `total` features split into `num_heads` heads of equal width: "d_out = 6 is not divisible
 // by num_heads = 4".
 inline void require_divisible(const std::string& function, const std::string& what,
@@ -253,11 +251,11 @@ void require_heads_alike(const std::string& module, const std::vector<Head>& hea
         const Head& head = heads[h];
         if (head.d_in() != heads[0].d_in() || head.d_out() != heads[0].d_out() ||
             head.context_length() != heads[0].context_length()) {
-            throw shape_error(module + ": head " + std::to_string(h) + " has d_in = " +
-                              std::to_string(head.d_in()) + ", d_out = " +
-                              std::to_string(head.d_out()) + ", context_length = " +
-                              std::to_string(head.context_length()) + ", but head 0 has " +
-                              std::to_string(heads[0].d_in()) + ", " +
+            throw shape_error(module + ": head " + std::to_string(h) +
+                              " has d_in = " + std::to_string(head.d_in()) +
+                              ", d_out = " + std::to_string(head.d_out()) +
+                              ", context_length = " + std::to_string(head.context_length()) +
+                              ", but head 0 has " + std::to_string(heads[0].d_in()) + ", " +
                               std::to_string(heads[0].d_out()) + ", " +
                               std::to_string(heads[0].context_length()) +
                               ": the heads of one module are alike");
@@ -312,7 +310,6 @@ void require_column_heads(const std::string& function, const std::vector<Head>& 
     }
 }
 
-
 // MultiHeadAttention's out_proj: (d_out, d_out), a bias of d_out or none.
 inline void require_output_projection(const std::string& module, const Linear& out_proj,
                                       std::size_t d_out) {
@@ -323,7 +320,8 @@ inline void require_output_projection(const std::string& module, const Linear& o
                           "heads' d_out = " + std::to_string(d_out) + " features to d_out: (" +
                           std::to_string(d_out) + ", " + std::to_string(d_out) + ")");
     }
-    if (out_proj.has_bias()) require_length(module, "out_proj.bias", out_proj.bias, 0, d_out, "d_out");
+    if (out_proj.has_bias())
+        require_length(module, "out_proj.bias", out_proj.bias, 0, d_out, "d_out");
 }
 
 // A heads tensor (B, num_heads, T, head_dim) with something in it.

@@ -50,8 +50,8 @@ public:
         if (found == tensors_.end()) {
             std::string known;
             for (const auto& [key, tensor] : tensors_) known += (known.empty() ? "" : ", ") + key;
-            throw shape_error("state_dict has no " + name + " (it has: " +
-                              (known.empty() ? "nothing" : known) + ")");
+            throw shape_error("state_dict has no " + name +
+                              " (it has: " + (known.empty() ? "nothing" : known) + ")");
         }
         return found->second;
     }
@@ -73,7 +73,8 @@ public:
     StateDict under(const std::string& prefix) const {
         StateDict part;
         for (const auto& [key, tensor] : tensors_) {
-            if (key.compare(0, prefix.size(), prefix) == 0) part.set(key.substr(prefix.size()), tensor);
+            if (key.compare(0, prefix.size(), prefix) == 0)
+                part.set(key.substr(prefix.size()), tensor);
         }
         return part;
     }
@@ -108,8 +109,7 @@ public:
         const Parameter& tensor = state_.get(name);
         if (Shape(tensor.shape().begin(), tensor.shape().end()) != shape) {
             throw shape_error("the module asks for " + name + " of shape " + shape_string(shape) +
-                              ", but the state_dict's has shape " +
-                              shape_string(tensor.shape()) +
+                              ", but the state_dict's has shape " + shape_string(tensor.shape()) +
                               ": the module's sizes differ from the recorded module's");
         }
         return tensor;
@@ -150,7 +150,8 @@ inline Parameter hashed_uniform(std::uint64_t seed, const std::string& name, con
     const std::uint64_t key = hashed::fnv1a64(name);
     const double width = static_cast<double>(high) - static_cast<double>(low);
     for (std::size_t i = 0; i < tensor.size(); ++i) {
-        const std::uint64_t z = hashed::mix(key ^ hashed::mix(seed + 0x9E3779B97F4A7C15ULL * (i + 1)));
+        const std::uint64_t z =
+            hashed::mix(key ^ hashed::mix(seed + 0x9E3779B97F4A7C15ULL * (i + 1)));
         const double unit = static_cast<double>(z >> 40) / 16777216.0;  // [0, 1), 24 bits
         tensor.flat(i) = static_cast<float>(static_cast<double>(low) + width * unit);
     }

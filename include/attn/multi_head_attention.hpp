@@ -2,7 +2,8 @@
 //
 // Mirrors section 3.6 of the book "Build a Large Language Model (From Scratch)", the solution of
 // its Exercise 3.2, a tutorial on multi-head attention, and Exercise 8 of Understanding Deep
-// Learning's step-by-step self-attention exercises (its multi-head notebook). Each exercise names its cells; the public notebooks:
+// Learning's step-by-step self-attention exercises (its multi-head notebook). Each exercise names
+// its cells; the public notebooks:
 //   ch03.ipynb, the book's chapter 3 notebook:
 //     https://github.com/rasbt/LLMs-from-scratch/blob/main/ch03/01_main-chapter-code/ch03.ipynb
 //   exercise-solutions.ipynb, the book's exercise solutions:
@@ -69,8 +70,8 @@ struct MultiHeadAttentionWrapper {
     MultiHeadAttentionWrapper(std::size_t d_in, std::size_t d_out, std::size_t context_length,
                               std::size_t num_heads, bool qkv_bias, ParameterSource& source,
                               const std::string& prefix = "")
-        : MultiHeadAttentionWrapper(make_heads(d_in, d_out, context_length, num_heads, qkv_bias,
-                                               source, prefix)) {}
+        : MultiHeadAttentionWrapper(
+              make_heads(d_in, d_out, context_length, num_heads, qkv_bias, source, prefix)) {}
 
     // The module of a state_dict holding heads.0.W_query.weight, ..., heads.<num_heads-1>...
     static MultiHeadAttentionWrapper load(const StateDict& state, std::size_t num_heads,
@@ -81,8 +82,8 @@ struct MultiHeadAttentionWrapper {
             const StateDict head = state.under(head_prefix(h));
             if (head.tensors().empty()) {
                 throw shape_error("MultiHeadAttentionWrapper: the state_dict has no " +
-                                  head_prefix(h) + "* entries, but num_heads = " +
-                                  std::to_string(num_heads));
+                                  head_prefix(h) +
+                                  "* entries, but num_heads = " + std::to_string(num_heads));
             }
             heads.push_back(CausalAttention::load(head, context_length));
         }
@@ -144,8 +145,7 @@ private:
 //   [[-0.5740, 0.2216], [-0.7320, 0.0155], [-0.7774, -0.0546], [-0.6979, -0.0817], ...]
 MultiHeadAttentionWrapper wrapper_for_output_width(std::size_t d_in, std::size_t output_width,
                                                    std::size_t context_length,
-                                                   std::size_t num_heads,
-                                                   ParameterSource& source);
+                                                   std::size_t num_heads, ParameterSource& source);
 
 // ---- Exercise 18 — Exercise 3.2 the other way: heads split, no mask, fc_out (000) ---------
 // exercise-solutions.ipynb, Exercise 3.2, as the course's solutions (seed 000, In [12]) solve
@@ -289,12 +289,12 @@ Tensor3 merge_heads(const Tensor4& heads);
 BoolMatrix truncated_mask(const Matrix& mask, std::size_t T);
 
 struct MultiHeadAttention {
-    Linear W_query;     // weight (d_out, d_in): every head's queries; bias (d_out,) or empty
-    Linear W_key;       // weight (d_out, d_in)
-    Linear W_value;     // weight (d_out, d_in)
-    Linear out_proj;    // weight (d_out, d_out), bias (d_out,): mixes the merged heads
+    Linear W_query;   // weight (d_out, d_in): every head's queries; bias (d_out,) or empty
+    Linear W_key;     // weight (d_out, d_in)
+    Linear W_value;   // weight (d_out, d_in)
+    Linear out_proj;  // weight (d_out, d_out), bias (d_out,): mixes the merged heads
     std::size_t num_heads;
-    Matrix mask;        // (context_length, context_length), triu of ones with diagonal=1
+    Matrix mask;  // (context_length, context_length), triu of ones with diagonal=1
 
     // MultiHeadAttention.__init__ from its layers: W_query, W_key and W_value alike
     // ((d_out, d_in), biases all or none), out_proj (d_out, d_out) with a bias of d_out or
@@ -330,9 +330,12 @@ struct MultiHeadAttention {
     // The module of a state_dict: W_query.weight, ..., out_proj.weight, out_proj.bias.
     static MultiHeadAttention load(const StateDict& state, std::size_t num_heads,
                                    std::size_t context_length) {
-        return {Linear::load(state, "W_query"), Linear::load(state, "W_key"),
-                Linear::load(state, "W_value"), Linear::load(state, "out_proj"),
-                num_heads,                      context_length};
+        return {Linear::load(state, "W_query"),
+                Linear::load(state, "W_key"),
+                Linear::load(state, "W_value"),
+                Linear::load(state, "out_proj"),
+                num_heads,
+                context_length};
     }
 
     std::size_t d_in() const { return W_query.d_in(); }

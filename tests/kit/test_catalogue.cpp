@@ -88,7 +88,8 @@ std::map<std::string, std::string> function_bodies(const std::string& text) {
                 body.clear();
             }
         } else if (in_body && line == "}") {
-            std::string key = std::regex_replace(std::regex_replace(signature, unused, ""), spaces, " ");
+            std::string key =
+                std::regex_replace(std::regex_replace(signature, unused, ""), spaces, " ");
             key = std::regex_replace(std::regex_replace(key, after_paren, "("), before_paren, ")");
             bodies[key.substr(0, key.find_last_not_of(' ') + 1)] = body;
             in_body = false;

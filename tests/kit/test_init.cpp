@@ -62,8 +62,9 @@ TEST(StateDictTest, FromStateDictNamesATensorOfAnotherShape) {
         source.parameter("W_query.weight", {2, 3}, -1.0f, 1.0f);
         FAIL() << "no throw";
     } catch (const attn::shape_error& error) {
-        EXPECT_NE(std::string(error.what()).find("asks for W_query.weight of shape (2, 3), but "
-                                                 "the state_dict's has shape (1, 3)"),
+        EXPECT_NE(std::string(error.what())
+                      .find("asks for W_query.weight of shape (2, 3), but "
+                            "the state_dict's has shape (1, 3)"),
                   std::string::npos)
             << error.what();
     }
