@@ -1,7 +1,7 @@
 // solutions/18_unmasked_multi_head_attention.cpp — reference solution of Exercise 18:
 // multi-head attention with one projection split into heads, no mask, and fc_out.
 //
-// Source: the course's solution of Exercise 3.2, seed 000 In [12] (see
+// Source: the course's solution of Exercise 3.2 (see
 // exercises/18_unmasked_multi_head_attention.cpp). Declared in
 // include/attn/multi_head_attention.hpp. Uses exercise 03 (softmax); the kit links its
 // reference solution.

@@ -78,7 +78,7 @@ TEST(UnmaskedMultiHeadAttentionTest, ConstructorRejectsDOutNotDivisibleByNumHead
         "num_heads = " + std::to_string(heads) + " for d_out = " + std::to_string(m.d_out()),
         attn::shape_error, "d_out = 2 is not divisible by num_heads = 3",
         kit_line("include/attn/multi_head_attention.hpp",
-                 R"line(checks::require_heads(kName, d_out(), num_heads);)line"));
+                 R"line(checks::require_divisible(kName, "d_out", d_out(), num_heads);)line"));
 }
 
 TEST(UnmaskedMultiHeadAttentionTest, ConstructorRejectsZeroHeads) {
@@ -88,7 +88,7 @@ TEST(UnmaskedMultiHeadAttentionTest, ConstructorRejectsZeroHeads) {
         m.forward(x), attn::UnmaskedMultiHeadAttention(m.W_query, m.W_key, m.W_value, m.fc_out, 0),
         "num_heads = 0", attn::shape_error, "num_heads is 0",
         kit_line("include/attn/multi_head_attention.hpp",
-                 R"line(checks::require_heads(kName, d_out(), num_heads);)line"));
+                 R"line(checks::require_divisible(kName, "d_out", d_out(), num_heads);)line"));
 }
 
 TEST(UnmaskedMultiHeadAttentionTest, ConstructorRejectsWeightsOfDifferentShapes) {

@@ -176,8 +176,9 @@ TEST(MultiHeadAttentionTest, ConstructorRejectsAnOutputProjectionOfAnotherShape)
                                  x.shape(1)),
         "out_proj.weight of shape " + attn::shape_string(wide.weight.shape()), attn::shape_error,
         "out_proj.weight has shape " + attn::shape_string(wide.weight.shape()) +
-            ", but it maps the merged heads' d_out = " + str(mha.d_out()),
+            ", but it must be (d_out, d_out) = (" + str(mha.d_out()) + ", " + str(mha.d_out()) +
+            ")",
         kit_line(
             "include/attn/multi_head_attention.hpp",
-            R"line(checks::require_output_projection(module, out_proj, W_query.d_out());)line"));
+            R"line(checks::require_square_layer(module, "out_proj", out_proj, W_query.d_out());)line"));
 }

@@ -198,7 +198,8 @@ inline void require_no_bias(const std::string& function, const std::string& name
     }
 }
 
-// An output projection over the merged heads: weight (d_out, d_out), non-empty.
+// An output projection over the merged heads (out_proj, fc_out): weight (d_out, d_out),
+// non-empty, a bias (d_out,) if it has one.
 inline void require_square_layer(const std::string& function, const std::string& name,
                                  const Linear& layer, std::size_t d_out) {
     require_non_empty(function, name + ".weight", layer.weight);
@@ -208,17 +209,7 @@ inline void require_square_layer(const std::string& function, const std::string&
             ", but it must be (d_out, d_out) = (" + std::to_string(d_out) + ", " +
             std::to_string(d_out) + "): it maps the merged heads' d_out features to d_out");
     }
-}
-
-// num_heads heads of head_dim = d_out / num_heads features each: "d_out = 6 is not divisible
-// by num_heads = 4".
-inline void require_heads(const std::string& function, std::size_t d_out, std::size_t num_heads) {
-    require_positive(function, "num_heads", num_heads);
-    if (d_out % num_heads != 0) {
-        throw shape_error(function + ": d_out = " + std::to_string(d_out) +
-                          " is not divisible by num_heads = " + std::to_string(num_heads) +
-                          ": every head gets head_dim = d_out / num_heads features");
-    }
+    if (layer.has_bias()) require_length(function, name + ".bias", layer.bias, 0, d_out, "d_out");
 }
 
 // A batch x (B, T, d_in) for a module without a mask (any T): not empty, d_in features.
@@ -308,20 +299,6 @@ void require_column_heads(const std::string& function, const std::vector<Head>& 
             }
         }
     }
-}
-
-// MultiHeadAttention's out_proj: (d_out, d_out), a bias of d_out or none.
-inline void require_output_projection(const std::string& module, const Linear& out_proj,
-                                      std::size_t d_out) {
-    if (out_proj.weight.dimension() != 2 || out_proj.weight.shape(0) != d_out ||
-        out_proj.weight.shape(1) != d_out) {
-        throw shape_error(module + ": out_proj.weight has shape " +
-                          shape_string(out_proj.weight.shape()) + ", but it maps the merged " +
-                          "heads' d_out = " + std::to_string(d_out) + " features to d_out: (" +
-                          std::to_string(d_out) + ", " + std::to_string(d_out) + ")");
-    }
-    if (out_proj.has_bias())
-        require_length(module, "out_proj.bias", out_proj.bias, 0, d_out, "d_out");
 }
 
 // A heads tensor (B, num_heads, T, head_dim) with something in it.

@@ -147,8 +147,8 @@ MultiHeadAttentionWrapper wrapper_for_output_width(std::size_t d_in, std::size_t
                                                    std::size_t context_length,
                                                    std::size_t num_heads, ParameterSource& source);
 
-// ---- Exercise 18 — Exercise 3.2 the other way: heads split, no mask, fc_out (000) ---------
-// exercise-solutions.ipynb, Exercise 3.2, as the course's solutions (seed 000, In [12]) solve
+// ---- Exercise 18 — Exercise 3.2 the other way: heads split, no mask, fc_out ----------------
+// exercise-solutions.ipynb, Exercise 3.2, as the course's own solutions notebook solves
 // it: a class they call MultiHeadAttentionWrapper, though it wraps no heads; the book's own
 // solution changes d_out of the wrapper instead (exercise 17). Its __init__:
 //   assert d_out % num_heads == 0, "d_out must be divisible by num_heads"
@@ -185,10 +185,10 @@ struct UnmaskedMultiHeadAttention {
         checks::require_layer_like(kName, "W_key", W_key, "W_query", W_query);
         checks::require_layer_like(kName, "W_value", W_value, "W_query", W_query);
         checks::require_square_layer(kName, "fc_out", fc_out, d_out());
-        checks::require_heads(kName, d_out(), num_heads);
+        checks::require_divisible(kName, "d_out", d_out(), num_heads);
     }
 
-    // MultiHeadAttentionWrapper(d_in, d_out, num_heads) of 000 In [12], its layers
+    // MultiHeadAttentionWrapper(d_in, d_out, num_heads) of the course's solution, its layers
     // "<prefix>W_query", ..., "<prefix>fc_out" from `source`.
     UnmaskedMultiHeadAttention(std::size_t d_in, std::size_t d_out, std::size_t num_heads_,
                                ParameterSource& source, const std::string& prefix = "")
@@ -218,13 +218,13 @@ struct UnmaskedMultiHeadAttention {
         return state;
     }
 
-    // Exercise 18, forward (000 In [12]). For every batch item b:
+    // Exercise 18, forward (the course's solution of Exercise 3.2). For every batch item b:
     //   q, k, v = x[b] @ W.T for each of W_query, W_key, W_value             (T, d_out)
     //   for every head h, on its columns c = h * head_dim .. (h + 1) * head_dim - 1:
     //     context[:, c] = softmax(q[:, c] @ k[:, c].T / sqrt(head_dim), dim=-1) @ v[:, c]
     //   out[b] = context @ fc_out.weight.T                                    (T, d_out)
     // x: (B, T, d_in) -> (B, T, d_out). Any T: there is no mask, so no context_length.
-    // At seed 42 on inputs = torch.randn(1, 5, 4), d_out = 2, num_heads = 2 (000 In [12]):
+    // At seed 42 on inputs = torch.randn(1, 5, 4), d_out = 2, num_heads = 2 (its printout):
     //   [[[-0.0267, -0.0087], [-0.0919, -0.0284], [-0.0792, -0.0155], [-0.0848, -0.0206],
     //     [-0.0685, -0.0139]]]
     // An empty x, or x's d_in not the weights', throws attn::shape_error.
@@ -310,7 +310,7 @@ struct MultiHeadAttention {
         checks::require_layer_like(module, "W_query", W_query, "W_query", W_query);
         checks::require_layer_like(module, "W_key", W_key, "W_query", W_query, true);
         checks::require_layer_like(module, "W_value", W_value, "W_query", W_query, true);
-        checks::require_output_projection(module, out_proj, W_query.d_out());
+        checks::require_square_layer(module, "out_proj", out_proj, W_query.d_out());
         checks::require_divisible(module, "d_out", W_query.d_out(), num_heads);
         checks::require_positive(module, "context_length", context_length);
         mask = xt::triu(xt::ones<float>({context_length, context_length}), 1);
