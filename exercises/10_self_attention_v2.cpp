@@ -43,7 +43,7 @@ Matrix SelfAttention_v2::forward(const Matrix& x) const {
     checks::require_same_shape(function, "W_key.weight", W_key.weight, W_query.weight);
     checks::require_same_shape(function, "W_value.weight", W_value.weight, W_query.weight);
     checks::require_tokens(function, x, "W_query.weight", W_query.weight,
-                                  /*rows_are_d_in=*/false);
+                           /*rows_are_d_in=*/false);
 
     // TODO: apply the three layers to x (x @ weight.T, plus the bias if there is one), then
     // scores, 1 / sqrt(d_k), row softmax and the weighted values, as in exercise 09.

@@ -21,7 +21,7 @@ Matrix SelfAttention_v2::forward(const Matrix& x) const {
     checks::require_same_shape(function, "W_key.weight", W_key.weight, W_query.weight);
     checks::require_same_shape(function, "W_value.weight", W_value.weight, W_query.weight);
     checks::require_tokens(function, x, "W_query.weight", W_query.weight,
-                                  /*rows_are_d_in=*/false);
+                           /*rows_are_d_in=*/false);
 
     // nn.Linear's forward: x (T, d_in) @ weight.T (d_in, d_out) + bias (d_out,) -> (T, d_out).
     const auto apply = [&x](const Linear& layer) {

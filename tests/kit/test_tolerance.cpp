@@ -16,9 +16,9 @@ using attn::kit::golden_store;
 
 // Every exercise's notebook cases, each float32 output rounded to 4 decimals as the notebook
 // prints it: at least one of them must fail (in every exercise whose notebook cases have a
-// float32 output; a count is exact, and typing it in is typing the answer). (Where every printed value is exact at 4
-// decimals, as the dot products of 01's 2-decimal inputs are, the rounded value is the answer
-// and passes: another of the exercise's notebook cases must then fail.)
+// float32 output; a count is exact, and typing it in is typing the answer). (Where every printed
+// value is exact at 4 decimals, as the dot products of 01's 2-decimal inputs are, the rounded value
+// is the answer and passes: another of the exercise's notebook cases must then fail.)
 TEST(ToleranceTest, RejectsTheNotebooksPrintedValuesOfEveryExercise) {
     const golden_store& store = golden_store::instance();
     std::set<std::string> exercises;

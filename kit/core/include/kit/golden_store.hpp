@@ -34,10 +34,10 @@ public:
 // One file of MANIFEST.json; `path` is relative to the case set's folder. Fields that do not
 // apply to a file's role stay empty.
 struct golden_file {
-    std::string path;       // "03_softmax/rows_notebook/weights.npy"
-    std::string exercise;   // "03", or "kit" for the kit's own samples
-    std::string role;  // "input", "expected", "scale", "mistake", "print_sample" or "init_sample"
-    std::string source;     // the public notebook cell, e.g. "ch03.ipynb In [11]"
+    std::string path;      // "03_softmax/rows_notebook/weights.npy"
+    std::string exercise;  // "03", or "kit" for the kit's own samples
+    std::string role;    // "input", "expected", "scale", "mistake", "print_sample" or "init_sample"
+    std::string source;  // the public notebook cell, e.g. "ch03.ipynb In [11]"
     std::string case_path;  // "03_softmax/rows_notebook"
     std::string sha256;
     std::string dtype;  // "float32", "int64" or "bool"
