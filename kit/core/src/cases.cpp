@@ -22,14 +22,21 @@ std::string case_context::input_path(const std::string& name) const {
     return entry_.file(name);
 }
 
-attn::StateDict case_context::state_dict(const std::string& prefix) {
+attn::StateDict state_dict_of(const golden_store& store, const case_entry& entry,
+                              const std::string& prefix) {
     attn::StateDict state;
-    for (const std::string& name : entry_.inputs) {
+    for (const std::string& name : entry.inputs) {
         if (name.compare(0, prefix.size(), prefix) != 0) continue;
-        if (store_.file(entry_.file(name)).dtype != "float32") continue;
-        auto tensor = std::get<float_tensor>(store_.load(entry_.file(name)));
-        loaded_.push_back({name, shape_string(tensor.shape())});
-        state.set(name.substr(prefix.size()), std::move(tensor));
+        if (store.file(entry.file(name)).dtype != "float32") continue;
+        state.set(name.substr(prefix.size()), std::get<float_tensor>(store.load(entry.file(name))));
+    }
+    return state;
+}
+
+attn::StateDict case_context::state_dict(const std::string& prefix) {
+    attn::StateDict state = state_dict_of(store_, entry_, prefix);
+    for (const auto& [name, tensor] : state.tensors()) {
+        loaded_.push_back({prefix + name, shape_string(tensor.shape())});
     }
     return state;
 }

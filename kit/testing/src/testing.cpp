@@ -8,14 +8,7 @@ namespace attn::kit {
 
 attn::StateDict case_state_dict(const std::string& case_path, const std::string& prefix) {
     const golden_store& store = golden_store::instance();
-    const case_entry& entry = store.find_case(case_path);
-    attn::StateDict state;
-    for (const std::string& name : entry.inputs) {
-        if (name.compare(0, prefix.size(), prefix) != 0) continue;
-        if (store.file(entry.file(name)).dtype != "float32") continue;
-        state.set(name.substr(prefix.size()), std::get<float_tensor>(store.load(entry.file(name))));
-    }
-    return state;
+    return state_dict_of(store, store.find_case(case_path), prefix);
 }
 
 ::testing::AssertionResult result_matches(const std::string& call, const any_tensor& result,

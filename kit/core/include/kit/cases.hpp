@@ -109,6 +109,11 @@ private:
     std::vector<argument> loaded_;  // the inputs loaded so far, in order
 };
 
+// The float32 inputs of `entry` whose names start with `prefix`, the prefix taken off: a
+// module's state_dict as the recorder saved it ("heads.0.W_query.weight.npy", ...).
+attn::StateDict state_dict_of(const golden_store& store, const case_entry& entry,
+                              const std::string& prefix);
+
 // One ATTN_CASE: the exercise it belongs to, its kind, its body and where it is written.
 struct case_kind {
     std::string exercise;
