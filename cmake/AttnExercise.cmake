@@ -19,8 +19,10 @@
 # uninitialised variables at -Og (one updated through xtensor's operators): pattern
 # initialisation gives each such float -1.69e38 on every machine, never a lucky 0, and the
 # comparison names it (kit/core/src/compare.cpp, looks_uninitialised).
+# The uninitialised-variable errors are the Debug build's, the one students build: at -O2 and
+# above GCC also reports false ones inside xtensor's headers (xtl's forward_sequence).
 set(ATTN_EXERCISE_FILE_FLAGS
-    "$<$<CONFIG:Debug>:-g;-Og>" -Werror=uninitialized -Werror=maybe-uninitialized
+    "$<$<CONFIG:Debug>:-g;-Og;-Werror=uninitialized;-Werror=maybe-uninitialized>"
     -Werror=return-type -ftrivial-auto-var-init=pattern)
 
 # Every exercise file reuses one precompiled header of the xtensor headers, which makes the
@@ -45,6 +47,23 @@ function(attn_add_exercise catalogue index)
   string(JSON solution GET "${catalogue}" exercises ${index} solution)
   string(JSON timeout GET "${catalogue}" settings test_timeout_s)
   cmake_path(GET stub FILENAME stub_name)
+  # "gpu": true marks the GPU track's exercises (.cu files, cmake/AttnGpu.cmake): built on the
+  # OMP or CUDA backend, labelled gpu, and not at all when ATTN_GPU is OFF.
+  string(JSON gpu ERROR_VARIABLE not_gpu GET "${catalogue}" exercises ${index} gpu)
+  set(labels ${label})
+  set(file_flags ${ATTN_EXERCISE_FILE_FLAGS})
+  if(gpu)
+    if(ATTN_GPU_BACKEND STREQUAL "OFF")
+      message(STATUS "Exercise ${id} is on the GPU track, which is off: not built")
+      return()
+    endif()
+    list(APPEND labels gpu)
+    if(ATTN_GPU_BACKEND STREQUAL "CUDA")
+      set(file_flags "$<$<CONFIG:Debug>:-g>" "-Xcompiler=-Werror=return-type")
+    endif()
+  else()
+    set(gpu OFF)
+  endif()
 
   add_library(ex${id}_tests OBJECT ${test_source})
   target_link_libraries(ex${id}_tests PUBLIC kit_testing)
@@ -56,21 +75,31 @@ function(attn_add_exercise catalogue index)
     list(FIND sources ${track} at)
     math(EXPR at "${at} + 1")
     list(GET sources ${at} source)
-    add_library(ex${id}_${track} STATIC ${source})
+    add_library(ex${id}_${track} STATIC)
     target_link_libraries(ex${id}_${track} PUBLIC attn_api ${ATTN_EARLIER_SOLUTIONS})
-    target_compile_options(ex${id}_${track} PRIVATE ${ATTN_EXERCISE_FILE_FLAGS})
-    target_precompile_headers(ex${id}_${track} REUSE_FROM attn_exercise_pch)
+    target_compile_options(ex${id}_${track} PRIVATE ${file_flags})
+    if(gpu)
+      # No xtensor header in a GPU file: nvcc never parses xtensor (the shim attn_gpu_tensors
+      # converts), so the xtensor precompiled header is not for it either.
+      attn_gpu_sources(ex${id}_${track} ${source})
+    else()
+      target_sources(ex${id}_${track} PRIVATE ${source})
+      target_precompile_headers(ex${id}_${track} REUSE_FROM attn_exercise_pch)
+    endif()
 
     add_executable(test_ex${id}_${track})
     target_link_libraries(test_ex${id}_${track} PRIVATE ex${id}_tests ex${id}_${track}
                                                         kit_testing_main)
+    if(gpu)
+      target_link_libraries(test_ex${id}_${track} PRIVATE attn_gpu_tensors)
+    endif()
     # --attn-verdicts: the verdict stream tools/kit reads (docs/verdicts.md); it names the
     # test a hang or a crash stopped in, and the crash's signal.
     add_test(NAME ex${id}.${track}
              COMMAND test_ex${id}_${track} --gtest_brief=1
                      --attn-verdicts=${ATTN_REPORT_DIR}/ex${id}.${track}.verdicts)
     # A student's endless loop ends here; correct code needs well under a second.
-    set_tests_properties(ex${id}.${track} PROPERTIES LABELS "${track};${label}"
+    set_tests_properties(ex${id}.${track} PROPERTIES LABELS "${track};${labels}"
                                                      TIMEOUT ${timeout})
   endforeach()
   add_dependencies(student_view test_ex${id}_exercises)
@@ -78,20 +107,32 @@ function(attn_add_exercise catalogue index)
   # The student's file again, under the sanitizers: the file and line of a memory error. Its
   # object comes first on the link line: of the copies of an inline function (xtensor's
   # operator()), the linker keeps the first, and only the student's copy is instrumented.
-  set(sanitizers -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
-  add_library(ex${id}_exercises_asan OBJECT EXCLUDE_FROM_ALL "${ATTN_EXERCISES_DIR}/${stub_name}")
-  target_link_libraries(ex${id}_exercises_asan PUBLIC attn_api ${ATTN_EARLIER_SOLUTIONS})
-  target_compile_options(ex${id}_exercises_asan PRIVATE ${ATTN_EXERCISE_FILE_FLAGS} ${sanitizers})
-  add_executable(test_ex${id}_exercises_asan EXCLUDE_FROM_ALL)
-  target_link_libraries(test_ex${id}_exercises_asan PRIVATE ex${id}_exercises_asan ex${id}_tests
-                                                            kit_testing_main)
-  target_link_options(test_ex${id}_exercises_asan PRIVATE ${sanitizers})
-  add_dependencies(sanitized_exercises test_ex${id}_exercises_asan)
+  # g++ only: nvcc has no AddressSanitizer.
+  if(NOT ATTN_GPU_BACKEND STREQUAL "CUDA" OR NOT gpu)
+    set(sanitizers -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
+    add_library(ex${id}_exercises_asan OBJECT EXCLUDE_FROM_ALL)
+    if(gpu)
+      attn_gpu_sources(ex${id}_exercises_asan "${ATTN_EXERCISES_DIR}/${stub_name}")
+    else()
+      target_sources(ex${id}_exercises_asan PRIVATE "${ATTN_EXERCISES_DIR}/${stub_name}")
+    endif()
+    target_link_libraries(ex${id}_exercises_asan PUBLIC attn_api ${ATTN_EARLIER_SOLUTIONS})
+    target_compile_options(ex${id}_exercises_asan PRIVATE ${ATTN_EXERCISE_FILE_FLAGS}
+                                                          ${sanitizers})
+    add_executable(test_ex${id}_exercises_asan EXCLUDE_FROM_ALL)
+    target_link_libraries(test_ex${id}_exercises_asan PRIVATE ex${id}_exercises_asan ex${id}_tests
+                                                              kit_testing_main)
+    target_link_options(test_ex${id}_exercises_asan PRIVATE ${sanitizers})
+    if(gpu)
+      target_link_libraries(test_ex${id}_exercises_asan PRIVATE attn_gpu_tensors)
+    endif()
+    add_dependencies(sanitized_exercises test_ex${id}_exercises_asan)
+  endif()
 
   # The kit's own check that this exercise's goldens reject wrong answers (tests/kit/).
   add_test(NAME ex${id}.wrong_answers_rejected
            COMMAND test_known_mistakes --gtest_brief=1 --gtest_filter=*/ex${id}_*)
-  set_tests_properties(ex${id}.wrong_answers_rejected PROPERTIES LABELS "kit;${label}"
+  set_tests_properties(ex${id}.wrong_answers_rejected PROPERTIES LABELS "kit;${labels}"
                        FAIL_REGULAR_EXPRESSION "\\[==========\\] 0 tests")  # none selected
 
   # Later exercises build on this one's reference solution.

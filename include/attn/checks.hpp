@@ -306,6 +306,21 @@ inline void require_heads_tensor(const std::string& function, const Tensor4& hea
     require_non_empty(function, "heads", heads);
 }
 
+// Exercise 23: queries, keys and values (B, heads, T, head_dim), not empty, of one shape:
+// "keys has shape (1, 2, 5, 8), but queries has (1, 2, 6, 8)".
+inline void require_attention_heads(const std::string& function, const Tensor4& queries,
+                                    const Tensor4& keys, const Tensor4& values) {
+    require_non_empty(function, "queries", queries);
+    for (const auto& [name, heads] :
+         {std::pair<const char*, const Tensor4*>{"keys", &keys}, {"values", &values}}) {
+        if (heads->shape() != queries.shape()) {
+            throw shape_error(function + ": " + name + " has shape " +
+                              shape_string(heads->shape()) + ", but queries has " +
+                              shape_string(queries.shape()));
+        }
+    }
+}
+
 // truncated_mask's arguments: a square mask of at least T rows, 1 <= T.
 inline void require_mask_for(const std::string& function, const Matrix& mask, std::size_t T) {
     require_square(function, "mask", mask);

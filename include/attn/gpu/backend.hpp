@@ -53,8 +53,12 @@ void linear(const float* a, const float* weight, const float* bias, float* out, 
             std::int64_t k, std::int64_t n);
 
 // (B, T, heads * head_dim) -> (B, heads, T, head_dim) and back: exercise 19's split_heads and
-// merge_heads on the backend's memory.
-void split_heads(const float* merged, float* heads, const HeadsShape& shape);
+// merge_heads on the backend's memory. Token t of batch item b starts at merged +
+// (b * T + t) * row_stride: row_stride is heads * head_dim for a tensor of its own, more where
+// the heads are one part of wider rows (queries, keys and values side by side, (B, T, 3 *
+// d_out), from one projection).
+void split_heads(const float* merged, std::int64_t row_stride, float* heads,
+                 const HeadsShape& shape);
 void merge_heads(const float* heads, float* merged, const HeadsShape& shape);
 
 }  // namespace attn::gpu

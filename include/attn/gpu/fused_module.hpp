@@ -34,21 +34,24 @@ public:
                             const HostLinear& out_proj);
 
     // x (B, T, d_in) -> context (B, T, d_out), both in the backend's memory; `kernel` computes
-    // the attention of the split heads. Throws shape_error if T exceeds context_length.
+    // the attention of the split heads. Throws shape_error if T exceeds context_length. Not
+    // const: the intermediate tensors live in buffers the module keeps for its next call.
     void forward(const float* x, float* context, std::int64_t batch, std::int64_t tokens,
-                 CausalAttentionKernel kernel) const;
+                 CausalAttentionKernel kernel);
 
     const ModuleSizes& sizes() const { return sizes_; }
 
 private:
-    struct Layer {
-        DeviceArray weight;
-        std::optional<DeviceArray> bias;
-    };
-    static Layer upload(const HostLinear& layer, std::int64_t rows, std::int64_t cols);
-
+    // W_query, W_key and W_value as ONE Linear (3 * d_out, d_in): one matrix product projects
+    // x into queries, keys and values side by side, (B, T, 3 * d_out).
+    DeviceArray qkv_weight_;
+    std::optional<DeviceArray> qkv_bias_;
+    DeviceArray out_weight_;
+    std::optional<DeviceArray> out_bias_;
     ModuleSizes sizes_;
-    Layer query_, key_, value_, out_;
+    // (B, T, 3 * d_out) projections; queries, keys, values and context in heads; merged
+    // context. Grown to the largest B * T seen.
+    std::optional<DeviceArray> projected_, queries_, keys_, values_, heads_context_, merged_;
 };
 
 }  // namespace attn::gpu
