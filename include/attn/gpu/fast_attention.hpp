@@ -20,7 +20,8 @@ namespace attn::gpu {
 //   context[b, h, t] = sum over j <= t of softmax_j(q_t . k_j / sqrt(head_dim)) * v_j
 // queries, keys, values, context: shape.size() floats each, device (GPU) pointers, row-major.
 // Runs on the default stream and returns without waiting for it (synchronize() does).
-// head_dim 32, 64 or 128 take the tiled kernel; any other head_dim takes a slower generic
+// head_dim 32, 64 or 128 take the tiled kernel (when the four pointers are 16-byte aligned,
+// as cudaMalloc's and thrust::device_vector's are); any other head_dim takes a slower generic
 // kernel (one thread per row, keys read from global memory), so every shape works.
 // Throws shape_error (attn/errors.hpp) if a size is zero or negative, std::runtime_error if
 // the launch fails, or, in an OpenMP build, always (the kernel is CUDA only). The signature
