@@ -189,8 +189,7 @@ def timings(sizes, device: str, repetitions: int, min_time_s: float):
         for impl in ("class", "sdpa"):
             row = {"impl": f"pytorch_{impl}", "B": batch, "T": tokens, **common}
             if impl == "sdpa" and not has_sdpa():
-                row["skipped"] = (f"torch {torch.__version__} has no "
-                                  "scaled_dot_product_attention (PyTorch 2.0+)")
+                row["skipped"] = f"needs PyTorch 2.0+ (this is {torch.__version__})"
             else:
                 row["ms_median"] = round(median_ms(lambda: forward(impl, module, x), device,
                                                    repetitions, min_time_s), 4)
@@ -215,7 +214,7 @@ def golden_diffs(device: str):
         row = {"impl": f"pytorch_{impl}", "backend": device.upper(),
                "case": "22_gpt2_sizing/forward_t64"}
         if impl == "sdpa" and not has_sdpa():
-            row["status"] = "skipped"
+            row.update(status="skipped", message="needs PyTorch 2.0+")
         else:
             got = forward(impl, module, x).cpu().to(torch.float64)
             row["status"] = "ok"
@@ -258,7 +257,8 @@ def main(argv=None) -> int:
         import numpy as np
         batch, tokens, out = int(args.dump[0]), int(args.dump[1]), args.dump[2]
         if args.impl == "sdpa" and not has_sdpa():
-            sys.exit(f"torch {torch.__version__} has no scaled_dot_product_attention (2.0+)")
+            sys.exit(f"scaled_dot_product_attention needs PyTorch 2.0+ (this is "
+                     f"{torch.__version__})")
         result = forward(args.impl, gpt2_module(INIT_SEED, False, device),
                          x_of(X_SEED, batch, tokens, device))
         np.save(out, result.cpu().numpy())

@@ -113,6 +113,7 @@ def table(rows: list) -> str:
 # Okabe and Ito's palette (distinguishable with every common colour-vision deficiency), and a
 # marker shape per line so that a grey print still tells them apart.
 COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000")
+LEGEND_CHARACTERS = 40
 MARKERS = ("circle", "square", "diamond", "triangle", "circle", "square", "diamond")
 
 
@@ -231,8 +232,11 @@ def svg(rows: list, title: str, subtitle: str = "") -> str:
         backend = next(row["backend"] for row in rows if row["impl"] == impl)
         out.append(f'<text x="{lx + 34}" y="{legend_y + 4}" font-size="12.5" '
                    f'fill="{"#222" if points else "#888"}">{escape(label)}</text>')
+        detail = backend + (" — " + note if note else "")
+        if len(detail) > LEGEND_CHARACTERS:  # the legend's column is ~240 px wide
+            detail = detail[:LEGEND_CHARACTERS - 1] + "…"
         out.append(f'<text x="{lx + 34}" y="{legend_y + 19}" font-size="11" fill="#777">'
-                   f'{escape(backend + (" — " + note if note else ""))}</text>')
+                   f'{escape(detail)}</text>')
         legend_y += 40
     out.append('</svg>')
     return "\n".join(out) + "\n"
