@@ -152,15 +152,16 @@ def number(value, digits: int) -> str:
 def table(rows: list) -> str:
     """The rows for people: one line each, aligned."""
     header = ("implementation", "backend", "B", "T", "threads", "ms median", "GFLOP/s",
-              "× PyTorch")
+              "× PyTorch", "")
     lines = [header]
     for row in rows:
-        ms = number(row["ms_median"], 3) if row["ms_median"] is not None else row.get("note", "—")
         lines.append((TITLES.get(row["impl"], row["impl"]), row["backend"], str(row["B"]),
-                      str(row["T"]), str(row["threads"]), ms, number(row["gflops"], 1),
-                      number(row.get("ratio_to_pytorch"), 2)))
+                      str(row["T"]), str(row["threads"]), number(row["ms_median"], 3),
+                      number(row["gflops"], 1), number(row.get("ratio_to_pytorch"), 2),
+                      row.get("note", "")))
     widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
-    return "\n".join("  ".join(cell.ljust(width) if i < 2 else cell.rjust(width)
+    return "\n".join("  ".join(cell.ljust(width) if i < 2 or i == len(header) - 1
+                               else cell.rjust(width)
                                for i, (cell, width) in enumerate(zip(line, widths))).rstrip()
                      for line in lines)
 

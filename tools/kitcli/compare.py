@@ -92,18 +92,17 @@ def csv_text(rows: list) -> str:
 
 def table(rows: list) -> str:
     header = ("implementation", "backend", "T", "ms median", "GFLOP/s", "× PyTorch",
-              "max |diff| to golden")
+              "max |diff| to golden", "")
     lines = [header]
     for row in rows:
-        ms = (bench.number(row["ms_median"], 3) if row.get("ms_median") is not None
-              else row.get("note") or "—")
         diff = row.get("max_abs_diff")
         lines.append((bench.TITLES.get(row["impl"], row["impl"]), row["backend"], str(row["T"]),
-                      ms, bench.number(row.get("gflops"), 1),
+                      bench.number(row.get("ms_median"), 3), bench.number(row.get("gflops"), 1),
                       bench.number(row.get("ratio_to_pytorch"), 2),
-                      "—" if diff is None else f"{diff:.1e}"))
+                      "—" if diff is None else f"{diff:.1e}", row.get("note", "")))
     widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
-    return "\n".join("  ".join(cell.ljust(width) if i < 2 else cell.rjust(width)
+    return "\n".join("  ".join(cell.ljust(width) if i < 2 or i == len(header) - 1
+                               else cell.rjust(width)
                                for i, (cell, width) in enumerate(zip(line, widths))).rstrip()
                      for line in lines)
 
