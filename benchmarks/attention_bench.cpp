@@ -62,8 +62,8 @@ constexpr std::uint64_t kInitSeed = 2301, kXSeed = 2302;
 const char* const kGoldenCase = "22_gpt2_sizing/forward_t64";
 
 struct Implementation {
-    std::string name;                   // "cpu", "thrust", "fast", "student"
-    std::string backend;                // "CPU", "OMP", "CUDA"
+    std::string name;                         // "cpu", "thrust", "fast", "student"
+    std::string backend;                      // "CPU", "OMP", "CUDA"
     attn::gpu::CausalAttentionKernel kernel;  // nullptr: the CPU module
 };
 
@@ -91,10 +91,10 @@ attn::gpu::HostLinear host(const attn::Linear& layer) {
 }
 
 attn::gpu::FusedMultiHeadAttention fused(const attn::MultiHeadAttention& module) {
-    const attn::gpu::ModuleSizes sizes{
-        static_cast<std::int64_t>(module.d_in()), static_cast<std::int64_t>(module.d_out()),
-        static_cast<std::int64_t>(module.context_length()),
-        static_cast<std::int64_t>(module.num_heads)};
+    const attn::gpu::ModuleSizes sizes{static_cast<std::int64_t>(module.d_in()),
+                                       static_cast<std::int64_t>(module.d_out()),
+                                       static_cast<std::int64_t>(module.context_length()),
+                                       static_cast<std::int64_t>(module.num_heads)};
     return attn::gpu::FusedMultiHeadAttention(sizes, host(module.W_query), host(module.W_key),
                                               host(module.W_value), host(module.out_proj));
 }
@@ -241,9 +241,9 @@ int golden_diffs() {
                                        : attn::gpu::multi_head_attention(layer, x, impl.kernel);
             const attn::kit::float_tensor got = context;
             const attn::kit::comparison verdict = attn::kit::compare(got, expected);
-            const double max_diff =
-                got.shape() == golden.shape() ? static_cast<double>(xt::amax(xt::abs(got - golden))())
-                                              : -1.0;
+            const double max_diff = got.shape() == golden.shape()
+                                        ? static_cast<double>(xt::amax(xt::abs(got - golden))())
+                                        : -1.0;
             char numbers[96];
             std::snprintf(numbers, sizeof numbers, "\"max_abs_diff\": %.6g", max_diff);
             line += std::string("\"status\": \"ok\", ") + numbers +
