@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
-from . import generated, selftest, setup, student
+from . import bench, compare, generated, selftest, setup, student
 from .catalogue import Kit, KitError
 from .terminal import say
 
@@ -54,6 +55,16 @@ def parser() -> argparse.ArgumentParser:
                       help="with --full: skip tools/record --check")
     test.add_argument("--no-grading", action="store_true",
                       help="skip grading the synthetic class")
+    timing = commands.add_parser("bench", help="time MultiHeadAttention at GPT-2 width: CPU, "
+                                                "the GPU track and PyTorch (minutes)")
+    timing.add_argument("--json", action="store_true", help="one JSON object per line")
+    timing.add_argument("--quick", action="store_true", help="B = 1, T = 128 only (seconds)")
+    side_by_side = commands.add_parser(
+        "compare", help="CPU solution, your exercise 23, the GPU solution and PyTorch on the "
+                        "same inputs: a table, compare.csv and compare.svg")
+    side_by_side.add_argument("--quick", action="store_true", help="B = 1, T = 128 only")
+    side_by_side.add_argument("--out", type=Path, help="folder for compare.csv and compare.svg "
+                                                       "(default: build/compare/)")
     catalogue = commands.add_parser(
         "catalogue", help="rewrite the README's generated blocks and the stub_blob values")
     catalogue.add_argument("--check", action="store_true",
@@ -91,6 +102,10 @@ def main(argv: list | None = None) -> int:
         if args.command == "test":
             return selftest.run(kit, goldens_check=not args.no_goldens_check,
                                 grading=not args.no_grading, full=args.full)
+        if args.command == "bench":
+            return bench.run(kit, as_json=args.json, quick=args.quick)
+        if args.command == "compare":
+            return compare.run(kit, quick=args.quick, out=args.out)
         return generated.catalogue(kit, check=args.check, readme_only=args.readme_only)
     except KitError as error:
         say(f"kit: {error}")

@@ -1,0 +1,195 @@
+#!/usr/bin/env python3
+"""tests/kit/test_cli_bench.py — tools/kit bench and compare without a build: FLOPs, reading
+Google Benchmark's JSON (1.7's format), ratios to PyTorch, the JSON lines, the golden diffs,
+compare.csv's columns and compare.svg (well-formed, one line per timed implementation)."""
+
+import csv
+import io
+import json
+import unittest
+import xml.etree.ElementTree as ElementTree
+
+import cli_testing  # noqa: F401  (puts tools/ on the path)
+from kitcli import bench, compare
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def benchmark_entry(name, real_time, aggregate=None, unit="ms", **extra):
+    entry = {"name": f"{name}/manual_time" + (f"_{aggregate}" if aggregate else ""),
+             "run_name": f"{name}/manual_time",
+             "run_type": "aggregate" if aggregate else "iteration", "repetitions": 3,
+             "threads": 1, "iterations": 3, "real_time": real_time, "cpu_time": real_time,
+             "time_unit": unit}
+    if aggregate:
+        entry["aggregate_name"] = aggregate
+    entry.update(extra)
+    return entry
+
+
+# What attn_bench --benchmark_format=json --benchmark_report_aggregates_only=true prints
+# (Google Benchmark 1.7), trimmed: medians, a mean to ignore, a skipped benchmark.
+REPORT = {
+    "context": {"date": "2024-01-01", "num_cpus": 2, "attn_backend": "OMP",
+                "attn_device": "OpenMP, 2 threads"},
+    "benchmarks": [
+        benchmark_entry("cpu/B:1/T:128", 9.0, "mean"),
+        benchmark_entry("cpu/B:1/T:128", 8.0, "median"),
+        benchmark_entry("cpu/B:1/T:256", 16000.0, "median", unit="us"),
+        benchmark_entry("thrust/B:1/T:128", 12.0, "median"),
+        {"name": "student/B:1/T:128/manual_time", "run_name": "student/B:1/T:128/manual_time",
+         "run_type": "iteration", "error_occurred": True,
+         "error_message": "not implemented yet: exercises/23_fused_attention.cu: ..."},
+    ],
+}
+PYTORCH_LINES = "\n".join([
+    json.dumps({"impl": "pytorch_class", "B": 1, "T": 128, "backend": "CPU", "threads": 2,
+                "torch": "1.13", "device": "CPU", "ms_median": 10.0}),
+    json.dumps({"impl": "pytorch_sdpa", "B": 1, "T": 128, "backend": "CPU", "threads": 2,
+                "torch": "1.13", "device": "CPU", "skipped": "torch 1.13 has no SDPA"}),
+])
+
+
+class BenchRowsTest(unittest.TestCase):
+    def rows(self):
+        return bench.with_ratios(bench.rows_of_benchmark(REPORT, 2) +
+                                 bench.rows_of_pytorch(PYTORCH_LINES))
+
+    def by_key(self):
+        return {(row["impl"], row["T"]): row for row in self.rows()}
+
+    def test_causal_flops_count_each_unmasked_product_once(self):
+        # GPT-2 at B = 1, T = 1024: 4 projections + half of exercise 22's attention (+ diagonal)
+        projections = 4 * 2 * 1024 * 768 * 768
+        attention = 2 * 2 * 12 * 64 * 1024 * 1025 / 2
+        self.assertEqual(bench.causal_flops(1, 1024), projections + attention)
+        self.assertEqual(bench.causal_flops(8, 128), 8 * bench.causal_flops(1, 128))
+
+    def test_the_median_is_read_in_milliseconds(self):
+        rows = self.by_key()
+        self.assertEqual(rows[("cpu", 128)]["ms_median"], 8.0)
+        self.assertEqual(rows[("cpu", 256)]["ms_median"], 16.0)  # from microseconds
+        self.assertEqual(rows[("cpu", 128)]["backend"], "CPU")
+        self.assertEqual(rows[("thrust", 128)]["backend"], "OMP")  # from the context
+
+    def test_gflops_follow_from_the_time(self):
+        row = self.by_key()[("cpu", 128)]
+        self.assertAlmostEqual(row["gflops"], bench.causal_flops(1, 128) / 8e-3 / 1e9, places=1)
+
+    def test_a_skipped_benchmark_keeps_a_row_with_its_reason(self):
+        row = self.by_key()[("student", 128)]
+        self.assertIsNone(row["ms_median"])
+        self.assertTrue(row["note"].startswith("not implemented yet"))
+
+    def test_a_single_repetition_is_read_from_its_run(self):
+        report = {"context": {"attn_backend": "CUDA"},
+                  "benchmarks": [benchmark_entry("fast/B:8/T:1024", 0.9)]}
+        (row,) = bench.rows_of_benchmark(report, 16)
+        self.assertEqual((row["impl"], row["backend"], row["B"], row["T"], row["ms_median"]),
+                         ("fast", "CUDA", 8, 1024, 0.9))
+
+    def test_ratio_is_ours_over_pytorchs_class_at_the_same_size(self):
+        rows = self.by_key()
+        self.assertEqual(rows[("cpu", 128)]["ratio_to_pytorch"], 0.8)
+        self.assertEqual(rows[("thrust", 128)]["ratio_to_pytorch"], 1.2)
+        self.assertEqual(rows[("pytorch_class", 128)]["ratio_to_pytorch"], 1.0)
+        self.assertNotIn("ratio_to_pytorch", rows[("cpu", 256)])  # PyTorch not timed there
+        self.assertNotIn("ratio_to_pytorch", rows[("student", 128)])  # no time
+
+    def test_json_lines_have_the_issues_keys_in_order(self):
+        lines = bench.json_lines(self.rows()).splitlines()
+        self.assertEqual(len(lines), len(self.rows()))
+        first = json.loads(lines[0])
+        self.assertEqual(list(first)[:7],
+                         ["impl", "backend", "B", "T", "threads", "ms_median", "gflops"])
+        for line in lines:
+            item = json.loads(line)
+            self.assertTrue(set(bench.KEYS[:7]) <= set(item), line)
+            if item["ms_median"] is None:
+                self.assertIn("note", item)
+        cpu = [json.loads(line) for line in lines if '"cpu"' in line and '"T": 128' in line]
+        self.assertEqual(cpu[0]["ratio_to_pytorch"], 0.8)
+
+    def test_the_table_has_a_line_per_row(self):
+        text = bench.table(self.rows())
+        self.assertEqual(len(text.splitlines()), len(self.rows()) + 1)
+        self.assertIn("CPU solution (xtensor + OpenBLAS)", text)
+
+    def test_quick_arguments_select_the_smallest_size(self):
+        arguments = bench.benchmark_arguments(True)
+        self.assertIn("--benchmark_format=json", arguments)
+        self.assertIn("--benchmark_filter=/B:1/T:128/", arguments)
+        self.assertIn("--benchmark_filter=/B:(8)/T:(128|1024)/",
+                      bench.benchmark_arguments(False, (8,), (128, 1024)))
+
+
+class CompareTest(unittest.TestCase):
+    GOLDEN_LINES = "\n".join([
+        '{"impl": "cpu", "backend": "CPU", "case": "c", "status": "ok", '
+        '"max_abs_diff": 2.5e-07, "within_tolerance": true}',
+        '{"impl": "thrust", "backend": "OMP", "case": "c", "status": "ok", '
+        '"max_abs_diff": 4e-07, "within_tolerance": true}',
+        '{"impl": "student", "backend": "OMP", "case": "c", "status": "not_implemented", '
+        '"message": "exercises/23_fused_attention.cu: ..."}'])
+
+    def rows(self):
+        rows = bench.with_ratios(bench.rows_of_benchmark(REPORT, 2) +
+                                 bench.rows_of_pytorch(PYTORCH_LINES))
+        return compare.with_goldens(rows, compare.golden_diffs(self.GOLDEN_LINES))
+
+    def test_diffs_come_from_the_golden_lines(self):
+        rows = {(row["impl"], row["T"]): row for row in self.rows()}
+        self.assertEqual(rows[("cpu", 128)]["max_abs_diff"], 2.5e-07)
+        self.assertEqual(rows[("cpu", 256)]["max_abs_diff"], 2.5e-07)
+        self.assertNotIn("max_abs_diff", rows[("pytorch_class", 128)])
+
+    def test_an_unimplemented_kernel_says_so_instead_of_a_time(self):
+        row = next(row for row in self.rows() if row["impl"] == "student")
+        self.assertEqual(row["note"], compare.NOT_IMPLEMENTED)
+        self.assertIsNone(row["ms_median"])
+        self.assertIn("not implemented yet", compare.table(self.rows()))
+
+    def test_csv_has_its_columns_and_a_line_per_row(self):
+        reader = csv.DictReader(io.StringIO(compare.csv_text(self.rows())))
+        self.assertEqual(tuple(reader.fieldnames), compare.CSV_COLUMNS)
+        lines = list(reader)
+        self.assertEqual(len(lines), len(self.rows()))
+        cpu = next(line for line in lines if line["impl"] == "cpu" and line["T"] == "128")
+        self.assertEqual((cpu["ms_median"], cpu["ratio_to_pytorch"], cpu["max_abs_diff"]),
+                         ("8.0000", "0.800", "2.50e-07"))
+        student = next(line for line in lines if line["impl"] == "student")
+        self.assertEqual((student["ms_median"], student["note"]), ("", "not implemented yet"))
+
+    def test_svg_is_well_formed_with_one_line_per_timed_implementation(self):
+        text = compare.svg(self.rows(), "Causal attention <GPT-2> & friends, B = 1", "OMP")
+        root = ElementTree.fromstring(text)  # raises on malformed XML
+        self.assertEqual(root.tag, f"{SVG}svg")
+        series = root.findall(f".//{SVG}g[@class='series']")
+        timed = {row["impl"] for row in self.rows() if row.get("ms_median")}
+        self.assertEqual({group.get("data-impl") for group in series}, timed)
+        for group in series:
+            self.assertEqual(len(group.findall(f"{SVG}polyline")), 1)
+        texts = " ".join(element.text or "" for element in root.iter(f"{SVG}text"))
+        self.assertIn("Causal attention <GPT-2> & friends, B = 1", texts)
+        self.assertIn("log scale", texts)
+        self.assertIn("T (tokens", texts)
+        self.assertIn("your exercise 23", texts)  # in the legend, though it has no line
+        self.assertIn("not implemented yet", texts)
+
+    def test_points_stay_inside_the_plot_and_faster_is_lower(self):
+        rows = [bench.make_row("cpu", "CPU", 8, T, 2, ms) for T, ms in
+                ((128, 0.05), (256, 3.0), (512, 40.0), (1024, 900.0))]
+        root = ElementTree.fromstring(compare.svg(rows, "t"))
+        (line,) = root.iter(f"{SVG}polyline")
+        points = [tuple(map(float, point.split(","))) for point in line.get("points").split()]
+        frame = next(rect for rect in root.iter(f"{SVG}rect") if rect.get("stroke"))
+        x0, y0 = float(frame.get("x")), float(frame.get("y"))
+        x1, y1 = x0 + float(frame.get("width")), y0 + float(frame.get("height"))
+        for x, y in points:
+            self.assertTrue(x0 <= x <= x1 and y0 <= y <= y1, (x, y))
+        self.assertEqual([x for x, _ in points], sorted(x for x, _ in points))
+        self.assertEqual([y for _, y in points], sorted((y for _, y in points), reverse=True))
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,273 @@
+"""tools/kit bench: MultiHeadAttention's forward at GPT-2 width timed for every implementation
+(benchmarks/attention_bench.cpp: the CPU solution, the Thrust teaching solution, on CUDA the
+fast kernel) and, when /usr/bin/python3 has PyTorch, the seeds' class and its SDPA path
+(benchmarks/pytorch_timings.py) in the same run.
+
+One row per implementation and size: impl, backend, B, T, threads, ms_median, gflops, and
+ratio_to_pytorch (ours / PyTorch's class, same B and T, same run) where PyTorch was timed.
+The pure functions (FLOPs, reading Google Benchmark's JSON, ratios, the JSON lines and the
+table) are tested in tests/kit/test_cli_bench.py; run() builds and runs."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from . import build
+from .catalogue import Kit, KitError
+from .terminal import Heartbeat, say
+
+# The benchmarks are timed in the optimised build (build-release/): a Debug build checks every
+# xtensor index and would time that.
+PRESET = "release"
+SOLUTIONS_PROGRAM = "attn_bench"
+STUDENT_PROGRAM = "attn_bench_student"
+PYTORCH_SCRIPT = Path("benchmarks") / "pytorch_timings.py"
+
+WIDTH, HEADS = 768, 12  # GPT-2 small's d_in = d_out and heads (attention_bench.cpp)
+BATCHES = (1, 8)
+TOKENS = (128, 256, 512, 1024)
+REFERENCE = "pytorch_class"  # what ratio_to_pytorch divides by
+KEYS = ("impl", "backend", "B", "T", "threads", "ms_median", "gflops", "ratio_to_pytorch")
+
+# What each implementation is, for people (the table, compare's CSV and plot).
+TITLES = {
+    "cpu": "CPU solution (xtensor + OpenBLAS)",
+    "student": "your exercise 23",
+    "thrust": "GPU solution, teaching (Thrust)",
+    "fast": "GPU solution, fast (CUDA)",
+    "pytorch_class": "PyTorch MultiHeadAttention",
+    "pytorch_sdpa": "PyTorch SDPA (is_causal)",
+}
+ORDER = tuple(TITLES)
+
+NAME = re.compile(r"^(?P<impl>[A-Za-z_]+)/B:(?P<B>\d+)/T:(?P<T>\d+)")
+TO_MS = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}
+
+
+def causal_flops(batch: int, tokens: int, width: int = WIDTH, heads: int = HEADS) -> float:
+    """FLOPs of one causal forward, each product counted once: the 4 projections 2·B·T·d²,
+    and per batch item and head the T(T+1)/2 unmasked scores and as many weighted values,
+    2·hd each (attention_bench.cpp counts the same)."""
+    head_dim = width / heads
+    return (4 * 2 * batch * tokens * width * width
+            + 2 * 2 * batch * heads * head_dim * tokens * (tokens + 1) / 2)
+
+
+def gflops(batch: int, tokens: int, ms: float | None) -> float | None:
+    if not ms:
+        return None
+    return round(causal_flops(batch, tokens) / (ms * 1e-3) / 1e9, 2)
+
+
+def make_row(impl: str, backend: str, batch: int, tokens: int, threads: int,
+             ms: float | None, note: str = "") -> dict:
+    row = {"impl": impl, "backend": backend, "B": batch, "T": tokens, "threads": threads,
+           "ms_median": None if ms is None else round(ms, 4), "gflops": gflops(batch, tokens, ms)}
+    if note:
+        row["note"] = note
+    return row
+
+
+def rows_of_benchmark(report: dict, threads: int) -> list:
+    """Rows from Google Benchmark's --benchmark_format=json: the median aggregate of each
+    benchmark (its only run when there was one repetition); an implementation that skipped
+    with an error keeps a row with no time and the error as its note."""
+    backend = report.get("context", {}).get("attn_backend", "?")
+    found, single = {}, {}
+    for entry in report.get("benchmarks", []):
+        match = NAME.match(entry.get("run_name") or entry.get("name", ""))
+        if not match:
+            continue
+        key = (match["impl"], int(match["B"]), int(match["T"]))
+        impl_backend = "CPU" if key[0] == "cpu" else backend
+        if entry.get("error_occurred"):
+            found.setdefault(key, make_row(*key[:1], impl_backend, *key[1:], threads, None,
+                                           entry.get("error_message", "error")))
+            continue
+        ms = entry.get("real_time", 0.0) * TO_MS.get(entry.get("time_unit", "ns"), 1e-6)
+        if entry.get("aggregate_name") == "median":
+            found[key] = make_row(key[0], impl_backend, key[1], key[2], threads, ms)
+        elif entry.get("run_type", "iteration") == "iteration":
+            single.setdefault(key, make_row(key[0], impl_backend, key[1], key[2], threads, ms))
+    for key, row in single.items():
+        found.setdefault(key, row)
+    return sorted(found.values(), key=sort_key)
+
+
+def rows_of_pytorch(lines: str) -> list:
+    """Rows from benchmarks/pytorch_timings.py's JSON lines."""
+    rows = []
+    for line in lines.splitlines():
+        line = line.strip()
+        if not line.startswith("{"):
+            continue
+        item = json.loads(line)
+        rows.append(make_row(item["impl"], f"PyTorch {item['backend']}", item["B"], item["T"],
+                             item["threads"], item.get("ms_median"), item.get("skipped", "")))
+    return rows
+
+
+def sort_key(row: dict) -> tuple:
+    rank = ORDER.index(row["impl"]) if row["impl"] in ORDER else len(ORDER)
+    return row["B"], rank, row["impl"], row["T"]
+
+
+def with_ratios(rows: list) -> list:
+    """Each row with ratio_to_pytorch = its ms / PyTorch's class's ms at the same B and T,
+    where that was timed (lower is faster; the class's own row is 1.0)."""
+    reference = {(row["B"], row["T"]): row["ms_median"] for row in rows
+                 if row["impl"] == REFERENCE and row["ms_median"]}
+    result = []
+    for row in rows:
+        row = dict(row)
+        base = reference.get((row["B"], row["T"]))
+        if base and row["ms_median"] is not None:
+            row["ratio_to_pytorch"] = round(row["ms_median"] / base, 3)
+        result.append(row)
+    return sorted(result, key=sort_key)
+
+
+def json_lines(rows: list) -> str:
+    """One JSON object per row, its keys in KEYS order (ratio_to_pytorch only where PyTorch was
+    timed, and a note where a row has no time)."""
+    lines = []
+    for row in rows:
+        item = {key: row[key] for key in KEYS if key in row}
+        if row.get("note"):
+            item["note"] = row["note"]
+        lines.append(json.dumps(item))
+    return "\n".join(lines)
+
+
+def number(value, digits: int) -> str:
+    return "—" if value is None else f"{value:.{digits}f}"
+
+
+def table(rows: list) -> str:
+    """The rows for people: one line each, aligned."""
+    header = ("implementation", "backend", "B", "T", "threads", "ms median", "GFLOP/s",
+              "× PyTorch", "")
+    lines = [header]
+    for row in rows:
+        lines.append((TITLES.get(row["impl"], row["impl"]), row["backend"], str(row["B"]),
+                      str(row["T"]), str(row["threads"]), number(row["ms_median"], 3),
+                      number(row["gflops"], 1), number(row.get("ratio_to_pytorch"), 2),
+                      row.get("note", "")))
+    widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
+    return "\n".join("  ".join(cell.ljust(width) if i < 2 or i == len(header) - 1
+                               else cell.rjust(width)
+                               for i, (cell, width) in enumerate(zip(line, widths))).rstrip()
+                     for line in lines)
+
+
+# ---- running --------------------------------------------------------------------------------
+
+def torch_python() -> str | None:
+    """A Python that imports torch: $ATTN_TORCH_PYTHON, Debian's /usr/bin/python3, or the
+    python3 on PATH (a GPU machine's pip-installed PyTorch); None if none does."""
+    candidates = [os.environ.get("ATTN_TORCH_PYTHON"), "/usr/bin/python3", sys.executable,
+                  shutil.which("python3")]
+    for python in dict.fromkeys(c for c in candidates if c):
+        try:
+            if subprocess.run([python, "-c", "import torch"], capture_output=True,
+                              timeout=60).returncode == 0:
+                return python
+        except (OSError, subprocess.TimeoutExpired):
+            continue
+    return None
+
+
+def thread_environment(threads: int) -> dict:
+    """The C++ programs' threads: OpenMP's (Thrust-OMP) and OpenBLAS's."""
+    return dict(os.environ, OMP_NUM_THREADS=str(threads), OPENBLAS_NUM_THREADS=str(threads))
+
+
+def build_program(kit: Kit, target: str) -> tuple:
+    """(the program's path or None, why not). Builds build-release/'s target."""
+    say(build.announce(kit, PRESET, target))
+    with Heartbeat(f"building {target}"):
+        configured, built, output = build.configure_and_build(kit, PRESET, target)
+    program = build.build_dir(kit, PRESET) / "bin" / target
+    if configured and built and program.exists():
+        return program, ""
+    if f"unknown target '{target}'" in output:
+        return None, (f"{target} is not in this build: it needs the GPU track (ATTN_GPU=OMP or "
+                      "CUDA, libthrust-dev) and Google Benchmark (libbenchmark-dev); "
+                      "`tools/kit setup` installs them")
+    log = build.build_dir(kit, PRESET) / "kit-build.log"
+    return None, f"{target} did not build (see {log})"
+
+
+def benchmark_arguments(quick: bool, batches=BATCHES, tokens=TOKENS) -> list:
+    """Google Benchmark's flags for one run: JSON, the median of repetitions, the sizes (a
+    benchmark's name is "cpu/B:8/T:1024/manual_time")."""
+    def alternatives(values):
+        return "|".join(str(value) for value in values)
+    if quick:
+        return ["--benchmark_format=json", "--benchmark_filter=/B:1/T:128/",
+                "--benchmark_repetitions=3", "--benchmark_report_aggregates_only=true",
+                "--benchmark_min_time=0.05"]
+    return ["--benchmark_format=json", "--benchmark_filter=/B:(%s)/T:(%s)/" % (alternatives(batches), alternatives(tokens)),
+            "--benchmark_repetitions=5", "--benchmark_report_aggregates_only=true",
+            "--benchmark_min_time=0.2"]
+
+
+def run_benchmark(kit: Kit, program: Path, arguments: list, threads: int) -> dict:
+    with Heartbeat(f"timing {program.name}"):
+        result = subprocess.run([str(program), *arguments], cwd=kit.root, text=True,
+                                env=thread_environment(threads), stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE)
+    if result.returncode != 0:
+        raise KitError(f"{program.name} failed (exit {result.returncode}): "
+                       f"{result.stderr.strip()[-500:]}")
+    try:
+        return json.loads(result.stdout)
+    except ValueError as error:
+        raise KitError(f"{program.name} printed no JSON report: {error}") from None
+
+
+def run_pytorch(kit: Kit, python: str, arguments: list, threads: int) -> str:
+    with Heartbeat("timing PyTorch"):
+        result = subprocess.run([python, str(kit.root / PYTORCH_SCRIPT), "--threads",
+                                 str(threads), *arguments], cwd=kit.root, text=True,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    if result.returncode != 0:
+        say(f"PyTorch's timings failed: {result.stderr.strip()[-500:]}")
+        return ""
+    return result.stdout
+
+
+def pytorch_arguments(quick: bool, batches=BATCHES, tokens=TOKENS) -> list:
+    if quick:
+        return ["--quick"]
+    return ["--sizes", ",".join(f"{b}x{t}" for b in batches for t in tokens)]
+
+
+def run(kit: Kit, as_json: bool, quick: bool) -> int:
+    threads = os.cpu_count() or 1
+    program, why = build_program(kit, SOLUTIONS_PROGRAM)
+    if program is None:
+        raise KitError(why)
+    report = run_benchmark(kit, program, benchmark_arguments(quick), threads)
+    rows = rows_of_benchmark(report, threads)
+    python = torch_python()
+    if python:
+        rows += rows_of_pytorch(run_pytorch(kit, python, pytorch_arguments(quick), threads))
+    rows = with_ratios(rows)
+    device = report.get("context", {}).get("attn_device", "")
+    if as_json:
+        print(json_lines(rows), flush=True)
+        return 0
+    say(f"MultiHeadAttention forward at GPT-2 width (d = {WIDTH}, {HEADS} heads, causal "
+        f"FLOPs), {threads} threads; GPU track: {device}")
+    say(table(rows))
+    if not python:
+        say("No PyTorch timings: /usr/bin/python3 cannot import torch "
+            "(`tools/kit setup --recorder` installs it).")
+    return 0
