@@ -61,6 +61,8 @@ elseif(ATTN_GPU_BACKEND STREQUAL "CUDA")
                          "$<$<COMPILE_LANGUAGE:CUDA>:-lineinfo;-Xcompiler=-Wall>")
 endif()
 message(STATUS "GPU track backend: ${ATTN_GPU_BACKEND}")
+# For tools/kit and tools/grade, which read a build's CMakeCache.txt.
+set(ATTN_GPU_BACKEND ${ATTN_GPU_BACKEND} CACHE INTERNAL "The GPU track's backend of this build")
 
 # attn_gpu_sources(<target> <source>...): the sources as CUDA under nvcc, as C++ (g++ -x c++)
 # on the OpenMP backend; one file, two compilers.

@@ -29,6 +29,9 @@ from .text import printable
 SEVERITY = {"graded": 0, "crashed": 1, "timed-out": 2, "build-failed": 3, "files missing": 4}
 COMPILE_LIMITS = dict(address_space=4 << 30, cpu_s=60, wall_s=90.0, nproc=64,
                       file_size=256 << 20)
+# Thrust's OpenMP backend runs this many threads of a GPU-track exercise: within the process
+# limit (Limits.nproc) whatever the grading machine's number of cores.
+GPU_TRACK_THREADS = 2
 JUDGE_LIMITS = ["prlimit", f"--as={4 << 30}", "--cpu=60", "--core=0", "--"]
 JUDGE_WALL_S = 120
 # The judge's verdict file this grader reads (docs/verdicts.md).
@@ -137,6 +140,8 @@ class Grader:
         source, build = kit_dir / ".kit-src", kit_dir / ".kit-build"
         self.judge = kitbuild.judge_program(kit_dir)
         self.commands = {ex["id"]: kitbuild.commands(source, build, ex) for ex in self.exercises}
+        self.is_gpu = {ex["id"]: bool(ex.get("gpu")) for ex in self.exercises}
+        self.backend = kitbuild.gpu_backend(build)
         self.compile_view = tuple(sorted({path for ex in self.exercises for path in
                                           kitbuild.compile_inputs(self.commands[ex["id"]],
                                                                   [source, build])}))
@@ -215,13 +220,16 @@ class Grader:
         feedback_dir = self.out / "students" / ident
         feedback_dir.mkdir(exist_ok=True)
         os.chmod(feedback_dir, 0o700)
-        together = self.compile_together(taken.files, work, sandbox)
+        # The GPU track's files compile with other flags (Thrust's backend, nvcc): alone.
+        together = self.compile_together({ex_id: source for ex_id, source in taken.files.items()
+                                          if not self.is_gpu[ex_id]}, work, sandbox)
         if together["object"] is None:
             record["compiled_together"] = together["why"]
         for exercise in self.exercises:
             ex_id = exercise["id"]
             result = self.grade_exercise(exercise, taken.files.get(ex_id), work, sandbox,
-                                         feedback_dir, together["object"],
+                                         feedback_dir,
+                                         None if self.is_gpu[ex_id] else together["object"],
                                          taken.not_taken.get(ex_id))
             record["exercises"][ex_id] = result
             if SEVERITY[result["status"]] > SEVERITY[record["status"]]:
@@ -387,7 +395,7 @@ class Grader:
             results = folder / f"results-{name}"
             crashes, ran_s, ran = self.run_cases(program, folder, results,
                                                  self.inputs[(name, ex_id)], all_cases[name],
-                                                 sandbox)
+                                                 sandbox, self.is_gpu[ex_id])
             result["timing"][f"run-{name}"] = ran_s
             for outcome in crashes.values():
                 if SEVERITY[outcome.status] > SEVERITY[result["status"]]:
@@ -403,22 +411,30 @@ class Grader:
                                                   all_cases[name], crashes)
         return started
 
-    def run_cases(self, program, folder, results, inputs, cases, sandbox) -> tuple:
+    def run_cases(self, program, folder, results, inputs, cases, sandbox, gpu) -> tuple:
         """Runs the program on the cases; a crash or a time-out costs the case it happened
         in: the cases that had not started run again, in a fresh run. Returns ({case: the
-        Outcome that stopped it}, seconds, the first run's Outcome)."""
+        Outcome that stopped it}, seconds, the first run's Outcome). `gpu`: a GPU-track
+        exercise, whose OpenMP threads count against the process limit (so a fixed number of
+        them) and whose CUDA runtime maps far more address space than any limit allows (so
+        none, and the NVIDIA devices in the sandbox, on a CUDA kit)."""
         wall = float(self.settings.get("test_timeout_s", 20))
         run_dir = folder / f"cwd-{results.name}"
         for path in (run_dir, results):
             path.mkdir()
             sandbox.give(str(path))
-        view = View(read_only=(inputs,), writable=(folder,), devices=True)
+        cuda = gpu and self.backend == "CUDA"
+        view = View(read_only=(inputs,), writable=(folder,), devices=True, gpu=cuda)
+        limits = Limits(wall_s=wall, cpu_s=int(wall))
+        if cuda:
+            limits.address_space = "unlimited"
+        env = {"OMP_NUM_THREADS": str(GPU_TRACK_THREADS)} if gpu else {}
         crashes, seconds, first, remaining = {}, 0.0, None, list(cases)
         while remaining:
             only = [] if remaining == cases else [f"--attn-case={','.join(remaining)}"]
             ran = sandbox.run([str(program), f"--attn-run-cases={inputs}",
                                f"--attn-results={results}"] + only, str(run_dir),
-                              Limits(wall_s=wall, cpu_s=int(wall)), view)
+                              limits, view, env=env)
             seconds += ran.seconds
             first = first or ran
             if ran.status not in ("crashed", "timed-out"):

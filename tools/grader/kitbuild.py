@@ -172,10 +172,21 @@ def build(source: Path, build_dir: Path, exercises: list, jobs: int, log) -> Non
         if not (folder / "build.ninja").is_file():
             _run(["cmake", "-S", str(source), "-B", str(folder), "-G", "Ninja",
                   f"-DCMAKE_BUILD_TYPE={build_type}", "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON",
-                  f"-DATTN_EXERCISES_DIR={source / 'exercises'}"], log)
+                  f"-DATTN_EXERCISES_DIR={source / 'exercises'}",
+                  # the GPU track's backend: ATTN_GPU=CUDA grades it on a GPU (default: OMP)
+                  f"-DATTN_GPU={os.environ.get('ATTN_GPU', '')}"], log)
     _run(["ninja", "-C", str(judge_dir), f"-j{jobs}", "attn_judge"], log)
     _run(["ninja", "-C", str(build_dir), f"-j{jobs}"]
          + [f"test_ex{ex['id']}_exercises" for ex in exercises], log)
+
+
+def gpu_backend(build_dir: Path) -> str:
+    """The GPU track's backend of a kit build (OFF, OMP or CUDA), from its CMakeCache.txt."""
+    cache = build_dir / "CMakeCache.txt"
+    for line in cache.read_text(errors="replace").splitlines() if cache.is_file() else ():
+        if line.startswith("ATTN_GPU_BACKEND:"):
+            return line.split("=", 1)[1].strip()
+    return "OFF"
 
 
 def _run(argv, log):

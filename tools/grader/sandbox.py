@@ -29,6 +29,7 @@ machine (two instructors, or shards of one class) never share a uid.
 from __future__ import annotations
 
 import fcntl
+import glob
 import os
 import pwd
 import shutil
@@ -63,7 +64,7 @@ class Outcome:
 
 @dataclass
 class Limits:
-    address_space: int = 2 << 30   # bytes
+    address_space: int | str = 2 << 30  # bytes, or "unlimited" (a CUDA program)
     cpu_s: int = 20
     nproc: int = 64                 # per uid: bounds a fork bomb (the uid is the slot's own)
     file_size: int = 64 << 20       # bytes
@@ -77,6 +78,7 @@ class View:
     read_only: tuple = ()
     writable: tuple = ()
     devices: bool = False  # /dev's usual nodes (zero, urandom, shm); else /dev/null alone
+    gpu: bool = False      # also the NVIDIA device nodes (/dev/nvidia*), for a CUDA program
 
 
 def isolation() -> str:
@@ -236,6 +238,9 @@ class Sandbox:
                 argv += parents_of(path) + ["--ro-bind", path, path]
         argv += ["--proc", "/proc"]
         argv += ["--dev", "/dev"] if view.devices else ["--dev-bind", "/dev/null", "/dev/null"]
+        if view.gpu:
+            argv += [arg for node in sorted(glob.glob("/dev/nvidia*"))
+                     for arg in ("--dev-bind", node, node)]
         for folder in ("/tmp", "/var/tmp") + (("/dev/shm",) if view.devices else ()):
             argv += ["--perms", "1777", "--size", str(PRIVATE_TMP_BYTES), "--tmpfs", folder]
         for path in view.read_only:

@@ -23,8 +23,8 @@ MAX_SOURCE_BYTES = 256 << 10  # an exercise file is a few KiB; the largest solut
 MAX_FOUND_INSTEAD = 20
 # What else in a submission may be the student's work under another name (an LMS's renaming,
 # a zip they forgot to unpack, a nested folder): named in the feedback when files are missing.
-LOOKS_LIKE_WORK = (".cpp", ".cc", ".cxx", ".hpp", ".h", ".zip", ".tar", ".gz", ".tgz", ".7z",
-                   ".rar")
+LOOKS_LIKE_WORK = (".cpp", ".cc", ".cxx", ".cu", ".cuh", ".hpp", ".h", ".zip", ".tar", ".gz",
+                   ".tgz", ".7z", ".rar")
 
 
 @dataclass

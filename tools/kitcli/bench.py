@@ -22,9 +22,10 @@ from . import build
 from .catalogue import Kit, KitError
 from .terminal import Heartbeat, say
 
-# The benchmarks are timed in the optimised build (build-release/): a Debug build checks every
-# xtensor index and would time that.
-PRESET = "release"
+# The benchmarks are timed in an optimised build: build-release/ (the GPU track on Thrust's
+# OpenMP backend) or, with --cuda, build-cuda/ (preset cuda). A Debug build checks every xtensor
+# index and would time that.
+PRESET, CUDA_PRESET = "release", "cuda"
 SOLUTIONS_PROGRAM = "attn_bench"
 STUDENT_PROGRAM = "attn_bench_student"
 PYTORCH_SCRIPT = Path("benchmarks") / "pytorch_timings.py"
@@ -188,19 +189,19 @@ def thread_environment(threads: int) -> dict:
     return dict(os.environ, OMP_NUM_THREADS=str(threads), OPENBLAS_NUM_THREADS=str(threads))
 
 
-def build_program(kit: Kit, target: str) -> tuple:
-    """(the program's path or None, why not). Builds build-release/'s target."""
-    say(build.announce(kit, PRESET, target))
+def build_program(kit: Kit, target: str, preset: str = PRESET) -> tuple:
+    """(the program's path or None, why not). Builds the preset's target."""
+    say(build.announce(kit, preset, target))
     with Heartbeat(f"building {target}"):
-        configured, built, output = build.configure_and_build(kit, PRESET, target)
-    program = build.build_dir(kit, PRESET) / "bin" / target
+        configured, built, output = build.configure_and_build(kit, preset, target)
+    program = build.build_dir(kit, preset) / "bin" / target
     if configured and built and program.exists():
         return program, ""
     if f"unknown target '{target}'" in output:
         return None, (f"{target} is not in this build: it needs the GPU track (ATTN_GPU=OMP or "
                       "CUDA, libthrust-dev) and Google Benchmark (libbenchmark-dev); "
                       "`tools/kit setup` installs them")
-    log = build.build_dir(kit, PRESET) / "kit-build.log"
+    log = build.build_dir(kit, preset) / "kit-build.log"
     return None, f"{target} did not build (see {log})"
 
 
@@ -249,9 +250,9 @@ def pytorch_arguments(quick: bool, batches=BATCHES, tokens=TOKENS) -> list:
     return ["--sizes", ",".join(f"{b}x{t}" for b in batches for t in tokens)]
 
 
-def run(kit: Kit, as_json: bool, quick: bool) -> int:
+def run(kit: Kit, as_json: bool, quick: bool, cuda: bool = False) -> int:
     threads = os.cpu_count() or 1
-    program, why = build_program(kit, SOLUTIONS_PROGRAM)
+    program, why = build_program(kit, SOLUTIONS_PROGRAM, CUDA_PRESET if cuda else PRESET)
     if program is None:
         raise KitError(why)
     report = run_benchmark(kit, program, benchmark_arguments(quick), threads)

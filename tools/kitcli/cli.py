@@ -59,10 +59,14 @@ def parser() -> argparse.ArgumentParser:
                                                 "the GPU track and PyTorch (minutes)")
     timing.add_argument("--json", action="store_true", help="one JSON object per line")
     timing.add_argument("--quick", action="store_true", help="B = 1, T = 128 only (seconds)")
+    timing.add_argument("--cuda", action="store_true",
+                        help="the CUDA build (preset cuda, build-cuda/; needs nvcc and a GPU)")
     side_by_side = commands.add_parser(
         "compare", help="CPU solution, your exercise 23, the GPU solution and PyTorch on the "
                         "same inputs: a table, compare.csv and compare.svg")
     side_by_side.add_argument("--quick", action="store_true", help="B = 1, T = 128 only")
+    side_by_side.add_argument("--cuda", action="store_true",
+                              help="the CUDA build (preset cuda, build-cuda/; needs a GPU)")
     side_by_side.add_argument("--out", type=Path, help="folder for compare.csv and compare.svg "
                                                        "(default: build/compare/)")
     catalogue = commands.add_parser(
@@ -103,9 +107,9 @@ def main(argv: list | None = None) -> int:
             return selftest.run(kit, goldens_check=not args.no_goldens_check,
                                 grading=not args.no_grading, full=args.full)
         if args.command == "bench":
-            return bench.run(kit, as_json=args.json, quick=args.quick)
+            return bench.run(kit, as_json=args.json, quick=args.quick, cuda=args.cuda)
         if args.command == "compare":
-            return compare.run(kit, quick=args.quick, out=args.out)
+            return compare.run(kit, quick=args.quick, out=args.out, cuda=args.cuda)
         return generated.catalogue(kit, check=args.check, readme_only=args.readme_only)
     except KitError as error:
         say(f"kit: {error}")

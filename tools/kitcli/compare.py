@@ -27,7 +27,7 @@ CSV_COLUMNS = ("implementation", "impl", "backend", "B", "T", "threads", "ms_med
                "ratio_to_pytorch", "max_abs_diff", "note")
 NOT_IMPLEMENTED = "not implemented yet"
 NEEDS_GPU = ("The CUDA rows (the GPU solution and the fast kernel on a GPU) need an NVIDIA GPU "
-             "and the CUDA build: `cmake --preset cuda`, then `tools/kit compare` there.")
+             "and the CUDA build: `tools/kit compare --cuda` (preset cuda, build-cuda/).")
 
 
 # ---- the rows -------------------------------------------------------------------------------
@@ -252,14 +252,15 @@ def run_golden(kit: Kit, command: list, threads: int) -> str:
     return result.stdout
 
 
-def run(kit: Kit, quick: bool, out: Path | None, batch: int = 8) -> int:
+def run(kit: Kit, quick: bool, out: Path | None, batch: int = 8, cuda: bool = False) -> int:
     threads = os.cpu_count() or 1
+    preset = bench.CUDA_PRESET if cuda else bench.PRESET
     batches, tokens = ((1,), (128,)) if quick else ((batch,), bench.TOKENS)
     out = out or kit.root / "build" / "compare"
-    solutions, why = bench.build_program(kit, bench.SOLUTIONS_PROGRAM)
+    solutions, why = bench.build_program(kit, bench.SOLUTIONS_PROGRAM, preset)
     if solutions is None:
         raise KitError(why)
-    student, student_why = bench.build_program(kit, bench.STUDENT_PROGRAM)
+    student, student_why = bench.build_program(kit, bench.STUDENT_PROGRAM, preset)
 
     arguments = bench.benchmark_arguments(quick, batches, tokens)
     report = bench.run_benchmark(kit, solutions, arguments, threads)

@@ -124,9 +124,39 @@ def verdict(ex: dict, cases: list, program_passed: bool) -> State:
     return State(DONE, "")
 
 
+def gpu_backend(kit: Kit, preset: str) -> str:
+    """The GPU track's backend of a preset's build (OFF, OMP or CUDA; cmake/AttnGpu.cmake), or
+    "" where that build was never configured."""
+    cache = build.build_dir(kit, preset) / "CMakeCache.txt"
+    try:
+        lines = cache.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return ""
+    return next((line.split("=", 1)[1].strip() for line in lines
+                 if line.startswith("ATTN_GPU_BACKEND:")), "OFF")
+
+
+def cuda_result(kit: Kit, ex: dict) -> str:
+    """What the CUDA build (preset cuda, build-cuda/) last said of a GPU-track exercise, for
+    status's line under it: "" where it never ran there."""
+    if not ex.get("gpu"):
+        return ""
+    stream = reports.read_verdicts(build.verdicts_path(kit, "cuda", ex))
+    if stream is None:
+        return ""
+    if not stream.finished:
+        return "CUDA (build-cuda/): its last run stopped before its tests finished"
+    state = verdict(ex, stream.tests, program_passed=True)
+    return f"CUDA (build-cuda/): {state.name}" + (f": {state.reason}" if state.reason else "")
+
+
 def exercise_state(kit: Kit, ex: dict, preset: str, build_output: str,
                    ctest_results: dict) -> State:
     """The state of `ex` after `tools/kit status` built (`build_output`) and ran ctest."""
+    if ex.get("gpu") and gpu_backend(kit, preset) == "OFF":
+        return State(SKIPPED, "not built: this build has no GPU track (install libthrust-dev "
+                              "with `tools/kit setup` for its OpenMP backend, then run status "
+                              "again)")
     error = build.compile_error(ex, build_output)
     if error:  # checked first: ctest would run the last program that did compile
         return State(FAILING, f"does not compile: {error}")

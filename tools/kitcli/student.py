@@ -46,6 +46,9 @@ def status(kit: Kit) -> int:
         if warnings:
             line += f" ({diagnose.count(len(warnings), 'compiler warning')})"
         say(shorten(line + (f": {state.reason}" if state.reason else ""), columns))
+        on_cuda = progress.cuda_result(kit, ex)
+        if on_cuda:
+            say(shorten(f"       {on_cuda}", columns))
     done = sum(state.name == progress.DONE for _, state in states)
     say()
     say("  " + progress_bar(done, len(kit.exercises)))
