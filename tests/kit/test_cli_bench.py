@@ -6,8 +6,11 @@ compare.csv's columns and compare.svg (well-formed, one line per timed implement
 import csv
 import io
 import json
+import tempfile
+import types
 import unittest
 import xml.etree.ElementTree as ElementTree
+from pathlib import Path
 
 import cli_testing  # noqa: F401  (puts tools/ on the path)
 from kitcli import bench, compare
@@ -121,6 +124,22 @@ class BenchRowsTest(unittest.TestCase):
         self.assertIn("--benchmark_filter=/B:1/T:128/", arguments)
         self.assertIn("--benchmark_filter=/B:(8)/T:(128|1024)/",
                       bench.benchmark_arguments(False, (8,), (128, 1024)))
+
+
+class SavedRunTest(unittest.TestCase):
+    def test_a_saved_run_says_where_it_ran_then_holds_the_json_lines(self):
+        rows = bench.with_ratios(bench.rows_of_benchmark(REPORT, threads=2))
+        with tempfile.TemporaryDirectory() as root:
+            path = bench.save_run(types.SimpleNamespace(root=Path(root)), REPORT["context"],
+                                  rows)
+            self.assertEqual(path.parent, Path(root) / "benchmarks" / "results")
+            self.assertTrue(path.name.endswith("-OMP.jsonl"), path.name)
+            first, *lines = path.read_text(encoding="utf-8").splitlines()
+        about = json.loads(first)
+        self.assertEqual((about["backend"], about["device"], about["threads"]),
+                         ("OMP", "OpenMP, 2 threads", 2))
+        self.assertIn("commit", about)
+        self.assertEqual(lines, bench.json_lines(rows).splitlines())
 
 
 class CompareTest(unittest.TestCase):

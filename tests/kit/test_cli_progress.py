@@ -8,6 +8,7 @@ exercise, whatever happened to the others.
 """
 
 import io
+import shutil
 import sys
 import unittest
 from contextlib import redirect_stdout
@@ -91,6 +92,24 @@ class ExerciseStateTest(ThrowawayKitTest):
         state = progress.verdict(self.ex("01"), cases, program_passed=False)
         self.assertEqual(state.name, progress.FAILING)
         self.assertIn("`tools/kit check 01`", state.reason)
+
+    def test_a_gpu_exercise_where_the_build_has_no_gpu_track_is_skipped(self):
+        (self.kit.root / "build" / "CMakeCache.txt").write_text(
+            "ATTN_GPU_BACKEND:INTERNAL=OFF\n", encoding="utf-8")
+        state = progress.exercise_state(self.kit, dict(self.ex("01"), gpu=True), "default",
+                                        NO_BUILD_OUTPUT, self.ctest_results)
+        self.assertEqual(state.name, progress.SKIPPED)
+        self.assertIn("libthrust-dev", state.reason)
+        self.assertEqual(self.state("01"), (progress.DONE, ""))  # not on the GPU track
+
+    def test_the_cuda_builds_result_of_a_gpu_exercise_is_shown_where_one_ran(self):
+        gpu_exercise = dict(self.ex("01"), gpu=True)
+        self.assertEqual(progress.cuda_result(self.kit, gpu_exercise), "")  # never ran there
+        shutil.copytree(self.kit.root / "build" / "reports",
+                        self.kit.root / "build-cuda" / "reports")
+        self.assertEqual(progress.cuda_result(self.kit, gpu_exercise),
+                         "CUDA (build-cuda/): done")
+        self.assertEqual(progress.cuda_result(self.kit, self.ex("01")), "")
 
     def test_a_compile_error_wins_over_a_stale_report(self):
         state = self.state("02", build_output=COMPILE_ERROR)

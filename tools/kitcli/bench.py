@@ -16,6 +16,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from . import build
@@ -250,7 +251,28 @@ def pytorch_arguments(quick: bool, batches=BATCHES, tokens=TOKENS) -> list:
     return ["--sizes", ",".join(f"{b}x{t}" for b in batches for t in tokens)]
 
 
-def run(kit: Kit, as_json: bool, quick: bool, cuda: bool = False) -> int:
+def save_run(kit: Kit, context: dict, rows: list) -> Path:
+    """Writes one run's raw output to benchmarks/results/bench-<date>-<backend>.jsonl: a first
+    line saying where and when it ran (device and driver, commit, threads), then the JSON
+    lines. A device run's file is committed, so that a table in the README can be traced."""
+    commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=kit.root, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL).stdout.strip()
+    dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
+                           cwd=kit.root, text=True, stdout=subprocess.PIPE,
+                           stderr=subprocess.DEVNULL).stdout.strip()
+    when = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    about = {"run": "tools/kit bench", "date": when, "commit": commit or "unknown",
+             "uncommitted_changes": bool(dirty), "backend": context.get("attn_backend", ""),
+             "device": context.get("attn_device", ""), "host": context.get("host_name", ""),
+             "cpus": context.get("num_cpus"), "threads": rows[0]["threads"] if rows else None}
+    folder = kit.root / "benchmarks" / "results"
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"bench-{when[:16].replace(':', '')}-{about['backend'] or 'unknown'}.jsonl"
+    path.write_text(json.dumps(about) + "\n" + json_lines(rows) + "\n", encoding="utf-8")
+    return path
+
+
+def run(kit: Kit, as_json: bool, quick: bool, cuda: bool = False, save: bool = False) -> int:
     threads = os.cpu_count() or 1
     program, why = build_program(kit, SOLUTIONS_PROGRAM, CUDA_PRESET if cuda else PRESET)
     if program is None:
@@ -262,6 +284,9 @@ def run(kit: Kit, as_json: bool, quick: bool, cuda: bool = False) -> int:
         rows += rows_of_pytorch(run_pytorch(kit, python, pytorch_arguments(quick), threads))
     rows = with_ratios(rows)
     device = report.get("context", {}).get("attn_device", "")
+    if save:
+        saved = save_run(kit, report.get("context", {}), rows)
+        print(f"kit bench: this run's raw output is in {saved}", file=sys.stderr)
     if as_json:
         print(json_lines(rows), flush=True)
         return 0

@@ -61,6 +61,9 @@ def parser() -> argparse.ArgumentParser:
     timing.add_argument("--quick", action="store_true", help="B = 1, T = 128 only (seconds)")
     timing.add_argument("--cuda", action="store_true",
                         help="the CUDA build (preset cuda, build-cuda/; needs nvcc and a GPU)")
+    timing.add_argument("--save", action="store_true",
+                        help="also write the run's raw output (device, driver, commit, JSON "
+                             "lines) to benchmarks/results/")
     side_by_side = commands.add_parser(
         "compare", help="CPU solution, your exercise 23, the GPU solution and PyTorch on the "
                         "same inputs: a table, compare.csv and compare.svg")
@@ -107,7 +110,8 @@ def main(argv: list | None = None) -> int:
             return selftest.run(kit, goldens_check=not args.no_goldens_check,
                                 grading=not args.no_grading, full=args.full)
         if args.command == "bench":
-            return bench.run(kit, as_json=args.json, quick=args.quick, cuda=args.cuda)
+            return bench.run(kit, as_json=args.json, quick=args.quick, cuda=args.cuda,
+                             save=args.save)
         if args.command == "compare":
             return compare.run(kit, quick=args.quick, out=args.out, cuda=args.cuda)
         return generated.catalogue(kit, check=args.check, readme_only=args.readme_only)
