@@ -9,10 +9,28 @@ import unittest
 from contextlib import redirect_stdout
 
 from cli_testing import ThrowawayKitTest
-from kitcli import progress, stubs, student
+from kitcli import progress, selftest, stubs, student
 from kitcli.catalogue import KitError
 
 HAS_GIT = shutil.which("git") is not None
+
+
+class StubWarningsTest(unittest.TestCase):
+    """tools/kit test's stub stage: an untouched stub compiles without a warning."""
+    EXERCISE = {"id": "23", "stub": "exercises/23_fused_attention.cu"}
+    BUILD = ("[1/2] Building CXX object CMakeFiles/ex23_exercises.dir/23_fused_attention.cu.o\n"
+             "/k/build-selftest/stubs/23_fused_attention.cu:67:42: warning: unused parameter "
+             "'queries' [-Wunused-parameter]\n"
+             "/k/solutions/23_fused_attention.cu:9:1: warning: the solution's, not the stub's\n"
+             "/k/build-selftest/stubs/22_gpt2_sizing.cpp:5:1: warning: another exercise's\n")
+
+    def test_the_stubs_own_warnings_are_found_by_its_file_name(self):
+        found = selftest.stub_warnings(self.EXERCISE, self.BUILD)
+        self.assertEqual([d.message for d in found],
+                         ["unused parameter 'queries' [-Wunused-parameter]"])
+
+    def test_a_build_without_warnings_finds_none(self):
+        self.assertEqual(selftest.stub_warnings(self.EXERCISE, "[1/1] Linking CXX ...\n"), [])
 
 
 class BlobIdTest(ThrowawayKitTest):

@@ -30,7 +30,7 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 
-from . import build, progress, reports, setup, stubs
+from . import build, diagnose, progress, reports, setup, stubs
 from .catalogue import Kit, KitError
 from .terminal import Heartbeat, say
 
@@ -141,6 +141,15 @@ def ctest_summary(ctest: build.CtestRun) -> list:
                + (f" ({result.message})" if result.message else "") for result in failed])
 
 
+def stub_warnings(ex: dict, build_output: str) -> list:
+    """The compiler's warnings for `ex`'s stub, which this build compiles from its own copy
+    of the stubs (build-selftest/stubs/): matched by file name, the solution's left out."""
+    name = Path(ex["stub"]).name
+    return [d for d in diagnose.parse_compiler_output(build_output)
+            if d.severity == "warning" and Path(d.path).name == name
+            and "/solutions/" not in d.path]
+
+
 def build_and_test(kit: Kit, stages: Stages, preset: str, excluded: str) -> None:
     """The build, the tests (ctest -LE excluded) and the stubs' clean failures of one preset."""
     with stages.stage("build" if preset == PRESET else "sanitizers build",
@@ -163,6 +172,12 @@ def build_and_test(kit: Kit, stages: Stages, preset: str, excluded: str) -> None
                       "every untouched stub must fail cleanly (ctest -L exercises)") as stage:
         ctest = build.run_ctest(kit, preset, "-L", "exercises")
         problems = stub_problems(kit, preset, ctest.results)
+        # A stub is teaching material: it compiles without a warning (checked where this
+        # build compiled it; an incremental build that did not is checked by the next clean
+        # one, as CI's).
+        problems += [f"{ex['stub']}: the untouched stub compiles with "
+                     f"{diagnose.count(len(found), 'compiler warning')}: {found[0].message}"
+                     for ex in kit.exercises if (found := stub_warnings(ex, build_output))]
         for problem in problems:
             say("  " + problem)
         say(f"  {len(kit.exercises)} stubs: "
