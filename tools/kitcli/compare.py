@@ -112,7 +112,7 @@ def table(rows: list) -> str:
 # Okabe and Ito's palette (distinguishable with every common colour-vision deficiency), and a
 # marker shape per line so that a grey print still tells them apart.
 COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000")
-LEGEND_CHARACTERS = 40
+LEGEND_CHARACTERS = 50
 MARKERS = ("circle", "square", "diamond", "triangle", "circle", "square", "diamond")
 
 
@@ -148,8 +148,8 @@ def svg(rows: list, title: str, subtitle: str = "") -> str:
     """compare.svg: median ms against T, one polyline with markers per implementation that has
     times, log-scale y, T on a log2 axis, a legend beside the plot (implementations without
     a time listed there with the reason). Hand-written SVG 1.1, standard library only."""
-    width, height = 860, 480
-    left, right, top, bottom = 78, 270, 70, 62
+    width, height = 940, 480
+    left, right, top, bottom = 78, 350, 70, 62
     plot_w, plot_h = width - left - right, height - top - bottom
 
     order = [impl for impl in bench.ORDER if any(row["impl"] == impl for row in rows)]
@@ -232,7 +232,7 @@ def svg(rows: list, title: str, subtitle: str = "") -> str:
         out.append(f'<text x="{lx + 34}" y="{legend_y + 4}" font-size="12.5" '
                    f'fill="{"#222" if points else "#888"}">{escape(label)}</text>')
         detail = backend + (" — " + note if note else "")
-        if len(detail) > LEGEND_CHARACTERS:  # the legend's column is ~240 px wide
+        if len(detail) > LEGEND_CHARACTERS:  # the legend's column is ~310 px wide
             detail = detail[:LEGEND_CHARACTERS - 1] + "…"
         out.append(f'<text x="{lx + 34}" y="{legend_y + 19}" font-size="11" fill="#777">'
                    f'{escape(detail)}</text>')
