@@ -55,63 +55,9 @@ def load_module(name: str):
 
 notebooks = load_module("notebooks")
 try:
-    init = load_module("init")  # needs numpy
-except ImportError:
-    init = None
-
-
-# ---- HashedUniform without numpy (a PyTorch install with no numpy, e.g. on a GPU machine) ---
-
-def _signed(value: int) -> int:
-    value &= (1 << 64) - 1
-    return value - (1 << 64) if value >= 1 << 63 else value
-
-
-def _shift_right(z, bits):
-    """Logical z >> bits of uint64 values held in int64."""
-    return (z >> bits) & ((1 << (64 - bits)) - 1)
-
-
-def _mix(z):
-    z = (z ^ _shift_right(z, 30)) * _signed(0xBF58476D1CE4E5B9)
-    z = (z ^ _shift_right(z, 27)) * _signed(0x94D049BB133111EB)
-    return z ^ _shift_right(z, 31)
-
-
-def hashed_uniform_torch(seed, name, shape, low, high):
-    """init.hashed_uniform in int64 torch arithmetic (wrapping, as uint64's)."""
-    key = 0xCBF29CE484222325
-    for byte in name.encode("utf-8"):
-        key = ((key ^ byte) * 0x100000001B3) & ((1 << 64) - 1)
-    index = torch.arange(1, math.prod(shape) + 1, dtype=torch.int64)
-    z = _mix(_signed(key) ^ _mix(_signed(seed) + index * _signed(0x9E3779B97F4A7C15)))
-    unit = _shift_right(z, 40).to(torch.float64) / 16777216.0
-    low = float(torch.tensor(low, dtype=torch.float32))
-    high = float(torch.tensor(high, dtype=torch.float32))
-    return (low + (high - low) * unit).to(torch.float32).reshape(shape)
-
-
-def hashed_uniform(seed, name, shape, low, high):
-    if init is not None:
-        return init.hashed_uniform(seed, name, shape, low, high)
-    return hashed_uniform_torch(seed, name, shape, low, high)
-
-
-def linear_bound(d_in):
-    return float(torch.tensor(1.0, dtype=torch.float32) / torch.tensor(float(d_in)).sqrt())
-
-
-def hashed_state(module, seed):
-    """init.hashed_state (attn::HashedUniform(seed)'s parameters), numpy or not."""
-    if init is not None:
-        return init.hashed_state(module, seed)
-    with torch.no_grad():
-        for path, owner in module.named_modules():
-            for name, parameter in owner.named_parameters(recurse=False):
-                bound = linear_bound(owner.in_features)
-                parameter.copy_(hashed_uniform_torch(seed, f"{path}.{name}" if path else name,
-                                                     tuple(parameter.shape), -bound, bound))
-    return module
+    init = load_module("init")  # HashedUniform's rule, which C++ computes alike
+except ImportError as missing:  # init.py computes it in numpy
+    sys.exit(f"benchmarks/pytorch_timings.py needs numpy beside torch ({missing})")
 
 
 # ---- the two paths --------------------------------------------------------------------------
@@ -134,11 +80,12 @@ def sdpa_forward(module, x):
 def gpt2_module(seed: int, qkv_bias: bool, device: str):
     module = notebooks.MultiHeadAttention(GPT2["d_in"], GPT2["d_out"], GPT2["context_length"],
                                           0.0, GPT2["num_heads"], qkv_bias=qkv_bias)
-    return hashed_state(module, seed).eval().to(device)
+    return init.hashed_state(module, seed).eval().to(device)
 
 
 def x_of(seed: int, batch: int, tokens: int, device: str):
-    return hashed_uniform(seed, "x", (batch, tokens, GPT2["d_in"]), -1.0, 1.0).to(device)
+    return init.hashed_uniform(seed, "x", (batch, tokens, GPT2["d_in"]), -1.0,
+                               1.0).to(device)
 
 
 def forward(impl: str, module, x):
