@@ -111,6 +111,15 @@ class ExerciseStateTest(ThrowawayKitTest):
                          "CUDA (build-cuda/): done")
         self.assertEqual(progress.cuda_result(self.kit, self.ex("01")), "")
 
+    def test_a_cuda_run_without_a_device_is_shown_skipped(self):
+        verdicts = build.verdicts_path(self.kit, "cuda", self.ex("01"))
+        verdicts.parent.mkdir(parents=True)
+        verdicts.write_text('{"event":"program","program":"test_ex01_exercises","schema":'
+                            '"attn-kit/test-verdicts","version":1}\n'
+                            '{"event":"end","failed":0,"tests":13}\n', encoding="utf-8")
+        self.assertEqual(progress.cuda_result(self.kit, dict(self.ex("01"), gpu=True)),
+                         "CUDA (build-cuda/): skipped, no CUDA device where it last ran")
+
     def test_a_compile_error_wins_over_a_stale_report(self):
         state = self.state("02", build_output=COMPILE_ERROR)
         self.assertEqual(state, (progress.FAILING, "does not compile: exercises/02_fails.cpp:"

@@ -146,6 +146,8 @@ def cuda_result(kit: Kit, ex: dict) -> str:
         return ""
     if not stream.finished:
         return "CUDA (build-cuda/): its last run stopped before its tests finished"
+    if not stream.tests:  # the test program's environment skipped them all
+        return "CUDA (build-cuda/): skipped, no CUDA device where it last ran"
     state = verdict(ex, stream.tests, program_passed=True)
     return f"CUDA (build-cuda/): {state.name}" + (f": {state.reason}" if state.reason else "")
 
