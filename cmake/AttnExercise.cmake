@@ -5,6 +5,8 @@
 #   exNN_exercises             the student's file (from ATTN_EXERCISES_DIR) as a library
 #   exNN_solutions             the reference solution as a library
 #   test_exNN_<track>          the test program of each track; also its case runner
+#   test_exNN_slips            the test program with tests/kit/slips/<file>: the solution
+#                              with wrong variants (slips) chosen by ATTN_SLIP, if it exists
 #   test_exNN_exercises_asan   the exercises track with the student's file under Address-
 #                              and UndefinedBehaviorSanitizer; built only when tools/kit asks
 #                              (a crash, or values that look like a memory error)
@@ -133,6 +135,31 @@ function(attn_add_exercise catalogue index)
       target_link_libraries(test_ex${id}_exercises_asan PRIVATE attn_gpu_tensors)
     endif()
     add_dependencies(sanitized_exercises test_ex${id}_exercises_asan)
+  endif()
+
+  # The kit's proof that wrong code as students write it is rejected and named: the exercise's
+  # test program linked with tests/kit/slips/<file>, the solution with slips chosen at run
+  # time by ATTN_SLIP; tests/kit/test_slips.py runs each slip and reads the status line.
+  set(slips_file ${CMAKE_SOURCE_DIR}/tests/kit/slips/${stub_name})
+  if(EXISTS ${slips_file})
+    add_library(ex${id}_slips STATIC)
+    target_link_libraries(ex${id}_slips PUBLIC attn_api ${ATTN_EARLIER_SOLUTIONS})
+    target_compile_options(ex${id}_slips PRIVATE ${file_flags})
+    if(gpu)
+      attn_gpu_sources(ex${id}_slips ${slips_file})
+    else()
+      target_sources(ex${id}_slips PRIVATE ${slips_file})
+      target_precompile_headers(ex${id}_slips REUSE_FROM attn_exercise_pch)
+    endif()
+    add_executable(test_ex${id}_slips)
+    target_link_libraries(test_ex${id}_slips PRIVATE ex${id}_tests ex${id}_slips kit_testing_main)
+    if(gpu)
+      target_link_libraries(test_ex${id}_slips PRIVATE attn_gpu_tensors)
+    endif()
+    add_test(NAME ex${id}.slips_named
+             COMMAND ${ATTN_PYTHON} ${CMAKE_SOURCE_DIR}/tests/kit/test_slips.py
+                     --build ${CMAKE_BINARY_DIR} --exercise ${id})
+    set_tests_properties(ex${id}.slips_named PROPERTIES LABELS "kit;slips;${labels}" TIMEOUT 600)
   endif()
 
   # The kit's own check that this exercise's goldens reject wrong answers (tests/kit/).

@@ -6,6 +6,7 @@ recorded by its record.sh from the files in fixtures/students/; fixtures/sanitiz
 import sys
 import unittest
 from pathlib import Path
+from types import SimpleNamespace
 
 from cli_testing import ThrowawayKitTest
 from kitcli import build, diagnose
@@ -14,7 +15,8 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures"
 EXERCISES = {"01": {"id": "01", "stub": "exercises/01_dot_scores.cpp",
                     "header": "include/attn/simple_attention.hpp"},
              "02": {"id": "02", "stub": "exercises/02_normalize_by_sum.cpp"},
-             "03": {"id": "03", "stub": "exercises/03_softmax.cpp"}}
+             "03": {"id": "03", "stub": "exercises/03_softmax.cpp"},
+             "22": {"id": "22", "stub": "exercises/22_gpt2_sizing.cpp"}}
 
 
 def recorded(name: str) -> str:
@@ -157,6 +159,31 @@ class SanitizerTest(unittest.TestCase):
 
     def test_no_report_is_none(self):
         self.assertIsNone(diagnose.sanitizer_report(EXERCISES["03"], "[  PASSED  ] 3 tests.\n"))
+
+    def test_the_advice_matches_what_the_sanitizer_found(self):
+        # UBSan's own report of an int division by zero (fixtures/sanitizers/, g++ 12)
+        report = (FIXTURES / "sanitizers" / "22_gpt2_sizing.division_by_zero.ubsan.txt").read_text()
+        found = diagnose.sanitizer_report(EXERCISES["22"], report)
+        self.assertEqual(found.student_line, 4)
+        nowhere = SimpleNamespace(root=Path("/nonexistent"))  # no source line to quote
+        lines = diagnose.render_sanitizer(nowhere, EXERCISES["22"], found, "t.case", lambda p: p)
+        self.assertIn("divides an integer by zero", lines[-1])
+        self.assertNotIn("outside a tensor", lines[-1])
+        self.assertIn("past the end", diagnose.sanitizer_advice("heap-buffer-overflow"))
+        self.assertIn("no longer exists", diagnose.sanitizer_advice("heap-use-after-free"))
+        self.assertIn("std::int64_t", diagnose.sanitizer_advice(
+            "undefined behaviour: signed integer overflow: 1073741824 * 4 cannot be represented"))
+
+    def test_a_library_error_about_sizes_no_input_has_is_a_sign_of_garbage(self):
+        garbage = ('module.forward(x) threw std::length_error: "cannot create std::vector larger '
+                   'than max_size()" — called with x (1, 6, 3)',
+                   'module.forward(x) threw attn::shape_error: "x has shape (1, 6, 3), but it '
+                   'must be (94555712839936, 3)"')
+        for message in garbage:
+            self.assertTrue(diagnose.threw_on_garbage(message), message)
+        honest = 'f(x) threw attn::shape_error: "x has shape (2, 6), but it must be (6, 2)"'
+        self.assertFalse(diagnose.threw_on_garbage(honest))
+        self.assertFalse(diagnose.threw_on_garbage("4 of 6 values differ; worst at [1234567890]"))
 
 
 if __name__ == "__main__":

@@ -119,5 +119,38 @@ class VerdictStreamTest(unittest.TestCase):
                 reports.read_verdicts(path)
 
 
+
+class NamesCheckedAcrossCasesTest(unittest.TestCase):
+    """A name one case gives is taken back where another case of the same function shows the
+    result is not that mistake: on a 2-token case two slips can give the same numbers."""
+
+    @staticmethod
+    def failed(name, mistake, diagnosis="", ruled_out=()):
+        line = f"call vs golden x (y): 2 of 4 values differ — looks like: {mistake}"
+        failure = reports.Failure("mismatch", line, line + "\n  hint: do this\n  shape: (2, 2)",
+                                  mistake=mistake, diagnosis=diagnosis)
+        return reports.TestVerdict(name, "NN_x/case", "failed", (failure,), tuple(ruled_out))
+
+    def test_a_name_another_case_of_the_function_rules_out_is_taken_back(self):
+        tiny = self.failed("kernel.two_tokens", "returned `values` unchanged",
+                           diagnosis="only [1, 0] is wrong")
+        larger = self.failed("kernel.three_heads", "no rescale",
+                             ruled_out=["returned `values` unchanged"])
+        other_function = self.failed("module.notebook", "returned `values` unchanged")
+        checked = reports.names_checked_across_cases([tiny, larger, other_function])
+        self.assertEqual(checked[0].mistake, "")
+        self.assertEqual(checked[0].failure,
+                         "call vs golden x (y): 2 of 4 values differ — only [1, 0] is wrong")
+        self.assertNotIn("hint: do this", checked[0].explanation)
+        self.assertEqual(checked[1].mistake, "no rescale")  # not ruled out anywhere
+        self.assertEqual(checked[2].mistake, "returned `values` unchanged")  # another function
+
+    def test_a_name_on_every_case_stays(self):
+        cases = [self.failed(f"softmax.case{i}", "wrong axis (dim=1 instead of dim=0)",
+                             ruled_out=["not normalised"]) for i in range(3)]
+        checked = reports.names_checked_across_cases(cases)
+        self.assertEqual([case.mistake for case in checked], [case.mistake for case in cases])
+
+
 if __name__ == "__main__":
     sys.exit(0 if unittest.main(exit=False).result.wasSuccessful() else 1)

@@ -147,8 +147,10 @@ TEST(CompareTest, NamesNoMistakeWhenNoneMatches) {
 }
 
 // An accumulator read before it is set holds -1.69e38 in the kit's builds
-// (-ftrivial-auto-var-init=pattern): the failure says so.
-TEST(CompareTest, HintsAtAnUninitialisedVariableWhereValuesHoldTheFillPattern) {
+// (-ftrivial-auto-var-init=pattern): the failure says so, whether the pattern value shows
+// itself or, divided by, leaves every value near 1e-39, which an "all zeros" mistake would
+// otherwise match.
+TEST(CompareTest, SaysAVariableWasReadBeforeItWasSetWhereValuesHoldTheFillPattern) {
     float pattern;
     const std::uint32_t bits = 0xFEFEFEFEu;
     std::memcpy(&pattern, &bits, sizeof pattern);
@@ -156,8 +158,38 @@ TEST(CompareTest, HintsAtAnUninitialisedVariableWhereValuesHoldTheFillPattern) {
     summed(0, 1) = pattern + 0.25f;
     const auto verdict = compare(summed, golden(weights, 6));
     ASSERT_FALSE(verdict.passed);
-    EXPECT_THAT(verdict.hint, HasSubstr("read before it is set"));
-    EXPECT_EQ(compare(float_tensor(weights * 2.0f), golden(weights, 6)).hint, "");
+    EXPECT_THAT(verdict.diagnosis, HasSubstr("read before it is set"));
+
+    const float_tensor divided = weights / pattern;  // every value about -1.2e-39
+    const auto zeros = golden(weights, 6, {{"returned all zeros", "write the result",
+                                            float_tensor(xt::zeros_like(weights))}});
+    const auto named = compare(divided, zeros);
+    ASSERT_FALSE(named.passed);
+    EXPECT_EQ(named.mistake, "");
+    EXPECT_THAT(named.diagnosis, HasSubstr("read before it is set"));
+    EXPECT_THAT(compare(float_tensor(weights * 2.0f), golden(weights, 6)).diagnosis,
+                Not(HasSubstr("read before it is set")));
+}
+
+// Each recorded mistake the result is not is listed, so a reader can tell a name another case
+// gives by coincidence; a result that passes is none of them.
+TEST(CompareTest, ListsTheRecordedMistakesTheResultIsNot) {
+    const float_tensor doubled = float_tensor(weights * 2.0f);
+    const float_tensor tripled = float_tensor(weights * 3.0f);
+    const auto expected = golden(weights, 3, {{"doubled", "h", doubled}, {"tripled", "h", tripled}});
+    EXPECT_THAT(compare(doubled, expected).ruled_out, ::testing::ElementsAre("tripled"));
+    EXPECT_THAT(compare(weights, expected).ruled_out, ::testing::ElementsAre("doubled", "tripled"));
+    EXPECT_THAT(compare(float_tensor(weights * 4.0f), expected).ruled_out,
+                ::testing::ElementsAre("doubled", "tripled"));
+}
+
+// A mismatch no recorded mistake explains is described by the shape of its error, on the
+// failure's first line.
+TEST(CompareTest, DescribesTheShapeOfAnErrorNoMistakeNames) {
+    const auto verdict = compare(float_tensor(weights * 2.0f), golden(weights, 3));
+    EXPECT_THAT(verdict.diagnosis, StartsWith("every value is 2× the expected"));
+    EXPECT_THAT(attn::kit::explain("w", golden(weights), verdict),
+                HasSubstr("— every value is 2× the expected"));
 }
 
 // Where two recorded mistakes give the same tensor on a case (tools/record marks the kept one

@@ -18,6 +18,8 @@ import threading
 import time
 from pathlib import Path
 
+from kitcli.reports import family as mistake_family
+
 from . import cases as casesets
 from . import gradescope, kitbuild, reports, submission
 from .rubric import Rubric
@@ -497,6 +499,17 @@ class Grader:
             result["note"] += f"\nthe grader could not judge the {name} cases: {problem}"
         result["timing"][f"judge-{name}"] = round(time.monotonic() - t1, 2)
         by_case = {v["case"]: v for v in verdicts}
+        # As tools/kit does: a name that another case of the same function rules out is a
+        # coincidence of a small case, and the shape of the error is said instead.
+        ruled_out = {(v.get("kind", ""), mistake_family(name)) for v in verdicts
+                     for o in v.get("outputs", []) for name in o.get("ruled_out", [])}
+
+        def checked(output, kind):
+            if not output.get("mistake") or \
+                    (kind, mistake_family(output["mistake"])) not in ruled_out:
+                return output
+            return {**output, "mistake": "", "hint": ""}
+
         failures, passed_cases = [], []
         for path in paths:
             verdict = by_case.get(path)
@@ -504,10 +517,13 @@ class Grader:
                 passed_cases.append(path)
                 continue
             reason = "the grader could not judge it" if problem else "not judged"
-            bad = [o for o in (verdict or {}).get("outputs", []) if not o["passed"]] or \
-                [{"name": "", "reason": reason, "mistake": "", "hint": ""}]
+            kind = (verdict or {}).get("kind", "")
+            bad = [checked(o, kind) for o in (verdict or {}).get("outputs", [])
+                   if not o["passed"]] or [{"name": "", "reason": reason, "mistake": "", "hint": ""}]
             failure = {"case": path, "reason": "; ".join(
-                (f"{o['name']}: " if o["name"] else "") + o["reason"] for o in bad),
+                (f"{o['name']}: " if o["name"] else "") + o["reason"]
+                + (f" — {o['diagnosis']}" if o.get("diagnosis") and not o.get("mistake") else "")
+                for o in bad),
                 # Two outputs wrong the same way (weights and context) say it once.
                 "mistake": "; ".join(dict.fromkeys(o["mistake"] for o in bad if o.get("mistake"))),
                 "hint": "; ".join(dict.fromkeys(o["hint"] for o in bad if o.get("hint"))),

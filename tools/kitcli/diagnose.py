@@ -383,5 +383,56 @@ def render_sanitizer(kit: Kit, ex: dict, report: SanitizerReport, test: str | No
         source = source_line(kit, ex, report.student_line)
         if source is not None:
             lines.append(f"  {report.student_line:>4} | {source}")
-    lines += KEEP_DIMS_TRAP if report.in_reducer else [MEMORY_ADVICE]
+    lines += KEEP_DIMS_TRAP if report.in_reducer else [sanitizer_advice(report.kind)]
     return lines
+
+
+# What each kind of report means, for the sanitizer's first words (ASan's kind, or the start of
+# UBSan's "runtime error" message); the first match wins.
+SANITIZER_ADVICE = (
+    (r"heap-use-after-free|stack-use-after-(?:return|scope)",
+     "Your code uses memory that was already given back at this line: a reference, pointer or "
+     "view into a tensor (or vector) that no longer exists. Keep the tensor alive, or copy it."),
+    (r"undefined behaviour: (?:integer )?division by zero",
+     "Your code divides an integer by zero at this line: a size or count that is 0 on this "
+     "case (a loop's length, a number of heads or tokens). Check it before dividing."),
+    (r"undefined behaviour: signed integer overflow",
+     "An int product overflowed at this line (an int holds up to 2^31 - 1): compute in "
+     "std::int64_t, converting the first factor before multiplying."),
+    (r"undefined behaviour: load of value .* not a valid value",
+     "Your code reads a variable that was never set at this line: give it a value first."),
+    (r"undefined behaviour: .*null pointer",
+     "Your code uses a null pointer at this line: a pointer that was never set to memory."),
+    (r"undefined behaviour: index .* out of bounds",
+     "Your code indexes an array past its end at this line (indices run from 0 to size - 1)."),
+    (r"undefined behaviour: ",
+     "C++ gives this operation no meaning: what it does differs from build to build. Fix the "
+     "operation at this line."),
+    (r"SEGV|stack-overflow",
+     "Your code reads or writes memory it does not own: an index far past the end of a tensor "
+     "or vector, or a pointer that points nowhere (a stack overflow: a recursion without end)."),
+)
+
+
+def sanitizer_advice(kind: str) -> str:
+    """The advice for a report of `kind`: the out-of-bounds advice for a buffer overflow and
+    anything unknown."""
+    return next((advice for pattern, advice in SANITIZER_ADVICE if re.match(pattern, kind)),
+                MEMORY_ADVICE)
+
+
+# A call that threw because a library was handed garbage: what a read past a std::vector's end
+# (the second head of a one-head wrapper) or an uninitialised size gives. Sizes past 2^31 no
+# case of the kit comes near; bad_alloc and length_error come from such sizes.
+GARBAGE_TYPES = re.compile(r" threw (?:std::bad_alloc|std::bad_array_new_length|"
+                           r"std::length_error|std::out_of_range)\b")
+ABSURD_SIZE = re.compile(r"\b\d{10,}\b")
+
+
+def threw_on_garbage(message: str) -> bool:
+    """A failure line of a call that threw (`... threw TYPE: "..."`) whose exception points to
+    memory read outside what the code owns, rather than to a check of the code's own."""
+    if " threw " not in message:
+        return False
+    thrown = message.split(" threw ", 1)[1].split(" — called with ", 1)[0]
+    return bool(GARBAGE_TYPES.search(" threw " + thrown) or ABSURD_SIZE.search(thrown))

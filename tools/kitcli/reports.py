@@ -17,8 +17,9 @@ parses GoogleTest's text.
 from __future__ import annotations
 
 import json
+import re
 import xml.etree.ElementTree as ElementTree
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 
@@ -68,6 +69,9 @@ class Failure:
     text: str     # all of it
     mistake: str = ""  # a mismatch: the recorded mistake the result equals, or ""
     worst: dict | None = None  # a value mismatch: {"index", "got", "expected", ...}
+    # a mismatch: the shape of its error as a fact and a likely cause ("every value is 2× the
+    # expected: ..."), or ""
+    diagnosis: str = ""
 
     @property
     def non_finite_where_finite(self) -> bool:
@@ -84,6 +88,7 @@ class TestVerdict:
     value_case: str | None  # the case's path for a value case, None for an argument check
     outcome: str            # "passed", "failed", "skipped" or "not run" (disabled)
     failures: tuple = ()    # of Failure
+    ruled_out: tuple = ()   # recorded mistakes its results are not (all, where it passed)
 
     @property
     def kind(self) -> str:
@@ -158,7 +163,40 @@ def read_verdicts(path: Path) -> VerdictStream | None:
             finished = True
     if not lines:
         return None
-    return VerdictStream(tests, finished, running, signal)
+    return VerdictStream(names_checked_across_cases(tests), finished, running, signal)
+
+
+def family(mistake: str) -> str:
+    """A mistake's name whatever the dim the case passed ("softmax over the wrong axis
+    (dim=1 instead of dim=…)"): the same slip on every case."""
+    return re.sub(r"dim=-?\d+", "dim=…", mistake)
+
+
+def names_checked_across_cases(tests: list) -> list:
+    """The tests with every name another case contradicts taken back. A result that equals a
+    recorded mistake on one case may do so by coincidence (a tiny case where two slips give the
+    same numbers); where another case of the same function recorded that mistake too and the
+    result there is not it, the student did not make it. Such a failure says what the shape of
+    its error is instead (its diagnosis), if anything."""
+    ruled_out = {(test.kind, family(name)) for test in tests for name in test.ruled_out}
+    checked = []
+    for test in tests:
+        failures = tuple(
+            failure if not failure.mistake or (test.kind, family(failure.mistake)) not in ruled_out
+            else without_name(failure) for failure in test.failures)
+        checked.append(replace(test, failures=failures))
+    return checked
+
+
+def without_name(failure: Failure) -> Failure:
+    """`failure` with its named mistake and that mistake's hint taken out of its text."""
+    instead = f" — {failure.diagnosis}" if failure.diagnosis else ""
+    named = f" — looks like: {failure.mistake}"
+    lines = failure.text.replace(named, instead, 1).splitlines()
+    if len(lines) > 1 and lines[1].startswith("  hint: "):
+        del lines[1]
+    return replace(failure, mistake="", message=failure.message.replace(named, instead, 1),
+                   text="\n".join(lines))
 
 
 def test_verdict(event: dict) -> TestVerdict:
@@ -167,6 +205,8 @@ def test_verdict(event: dict) -> TestVerdict:
         compared = failure.get("comparison", {})
         failures.append(Failure(kind=failure["kind"], message=failure["message"],
                                 text=failure["text"], mistake=compared.get("mistake", ""),
-                                worst=compared.get("worst")))
+                                worst=compared.get("worst"),
+                                diagnosis=compared.get("diagnosis", "")))
     return TestVerdict(name=event["test"], value_case=event.get("case"),
-                       outcome=event["status"], failures=tuple(failures))
+                       outcome=event["status"], failures=tuple(failures),
+                       ruled_out=tuple(event.get("ruled_out", ())))

@@ -321,8 +321,9 @@ def run(kit: Kit, goldens_check: bool = True, grading: bool = True, full: bool =
                                      "(tests/grading/)") as stage:
             stage["passed"] = grade_synthetic_class(kit, full)
     if full:
-        # The Python-only tests run nothing this build made, and the "full" ones already ran.
-        build_and_test(kit, stages, ASAN_PRESET, "exercises|python|full")
+        # The Python-only tests run nothing this build made, and the "full" ones already ran;
+        # the slips are wrong code on purpose, and the sanitizers find nothing new in them.
+        build_and_test(kit, stages, ASAN_PRESET, "exercises|python|full|slips")
         with stages.stage("sanitized programs", "every exercise's sanitized program (what "
                                                 "`check` builds on demand)") as stage:
             _, stage["passed"], output = build.configure_and_build(kit, PRESET,

@@ -115,12 +115,16 @@ def run_tests(kit: Kit, program, selection: list, verdicts) -> TestRun:
 
 def memory_error_signs(first: TestRun, again: TestRun | None) -> str | None:
     """Why this run may have read or written memory it does not own, or None: a crash,
-    nan or inf where the answer is finite, or failures that change from run to run."""
+    nan or inf where the answer is finite, a library's error about sizes no input has (it was
+    handed garbage), or failures that change from run to run."""
     if first.cases is None:  # a signal is a crash; a timeout or an exit() is not
         return "it crashed" if first.end.signal is not None else None
     failed = [case for case in first.cases if case.outcome == "failed"]
     if any(failure.non_finite_where_finite for case in failed for failure in case.failures):
         return "it returned nan or inf where the answer is finite"
+    if any(failure.kind == "threw" and diagnose.threw_on_garbage(failure.message)
+           for case in failed for failure in case.failures):
+        return "it threw an error with sizes no input has, as code that read garbage does"
     if again is not None and again.cases is not None and (
             [case.texts for case in first.cases] != [case.texts for case in again.cases]):
         return "two runs gave different results"

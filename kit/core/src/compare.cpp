@@ -2,6 +2,7 @@
 #include "kit/compare.hpp"
 
 #include "attn/tensor.hpp"
+#include "kit/error_shape.hpp"
 #include "kit/torch_format.hpp"
 
 #include <algorithm>
@@ -82,16 +83,29 @@ bool same_type_and_shape(const any_tensor& a, const any_tensor& b) {
     return a.index() == b.index() && shape_of(a) == shape_of(b);
 }
 
-// The recorded mistake `actual` equals, or null. A mistake that another one gives the same
-// tensor for on this case (ambiguous) is not named: saying one of the two would be a guess.
-const known_mistake* diagnose(const any_tensor& actual, const expected_golden& golden) {
+bool equals_mistake(const any_tensor& actual, const known_mistake& mistake,
+                    const expected_golden& golden) {
+    return same_type_and_shape(actual, mistake.tensor) &&
+           find_mismatches(actual, mistake.tensor, allowance(golden, shape_of(actual))).empty();
+}
+
+// The recorded mistake `actual` equals, or null; every other recorded mistake goes into
+// `ruled_out`. A mistake that another one gives the same tensor for on this case (ambiguous)
+// is not named: saying one of the two would be a guess.
+const known_mistake* diagnose(const any_tensor& actual, const expected_golden& golden,
+                              std::vector<std::string>& ruled_out) {
+    const known_mistake* named = nullptr;
+    bool matched = false;
     for (const auto& mistake : golden.mistakes) {
-        if (!same_type_and_shape(actual, mistake.tensor)) continue;
-        if (find_mismatches(actual, mistake.tensor, allowance(golden, shape_of(actual))).empty()) {
-            return mistake.ambiguous ? nullptr : &mistake;
+        if (!matched && equals_mistake(actual, mistake, golden)) {
+            matched = true;
+            if (!mistake.ambiguous) named = &mistake;
+            continue;
         }
+        if (!(matched && mistake.ambiguous && equals_mistake(actual, mistake, golden)))
+            ruled_out.push_back(mistake.name);
     }
-    return nullptr;
+    return named;
 }
 
 // The multi-index of a flat (row-major) position.
@@ -165,22 +179,25 @@ void name_the_mistake(comparison& verdict, const known_mistake* mistake) {
 }
 
 // The exercise files are compiled with -ftrivial-auto-var-init=pattern (AttnExercise.cmake):
-// a float read before it is set holds 0xFEFEFEFE, -1.69e38, on every machine, and what is
-// computed from it keeps that magnitude. No correct answer of the kit comes near it.
-bool looks_uninitialised(const any_tensor& actual) {
-    const auto values = values_of(actual);
-    return actual.index() == 0 && std::any_of(values.begin(), values.end(), [](double v) {
-               return std::isfinite(v) && std::abs(v) > 1e37;
-           });
+// a float read before it is set holds 0xFEFEFEFE, -1.69e38, on every machine. What is computed
+// from it keeps that magnitude, or, divided by it, becomes about 1e-39 (a denormal), which
+// would pass for 0. No correct answer of the kit comes near either where its golden does not.
+bool looks_uninitialised(const any_tensor& actual, const any_tensor& expected) {
+    if (actual.index() != 0 || expected.index() != 0) return false;
+    const auto got = values_of(actual), want = values_of(expected);
+    for (std::size_t i = 0; i < got.size() && i < want.size(); ++i) {
+        const double g = std::abs(got[i]), w = std::abs(want[i]);
+        if (std::isfinite(g) && g > 1e37 && !(w > 1e37)) return true;
+        if (g != 0 && g < std::numeric_limits<float>::min() && w > 1e-30) return true;
+    }
+    return false;
 }
 
-void hint_uninitialised(comparison& verdict, const any_tensor& actual) {
-    if (!verdict.mistake.empty() || !looks_uninitialised(actual)) return;
-    verdict.hint =
-        "values near -1.7e38 are what the kit's build puts in a variable that is read before it "
-        "is set: an accumulator declared without a value (`float total;` then `total += ...`): "
-        "start it at 0 (`float total = 0.0f;`)";
-}
+constexpr const char* uninitialised_diagnosis =
+    "values near -1.7e38, or near 1e-39 where the answer is not 0: what the kit's build puts in "
+    "a variable read before it is set, and what dividing by it gives. An accumulator declared "
+    "without a value (`float total;` then `total += ...`): start it at 0 (`float total = "
+    "0.0f;`)";
 
 }  // namespace
 
@@ -192,7 +209,7 @@ comparison compare(const any_tensor& actual, const expected_golden& expected) {
     verdict.got_dtype = dtype_name(actual);
     verdict.expected_dtype = dtype_name(expected.tensor);
     if (!same_type_and_shape(actual, expected.tensor)) {
-        name_the_mistake(verdict, diagnose(actual, expected));
+        name_the_mistake(verdict, diagnose(actual, expected, verdict.ruled_out));
         const bool dtype_differs = actual.index() != expected.tensor.index();
         verdict.reason = dtype_differs ? "has dtype " + dtype_name(actual) + ", expected " +
                                              dtype_name(expected.tensor)
@@ -205,14 +222,26 @@ comparison compare(const any_tensor& actual, const expected_golden& expected) {
         verdict.details = both_tensors(actual, expected.tensor);
         return verdict;
     }
-    const allowance allowed(expected, expected_shape);
-    const auto mismatches = find_mismatches(actual, expected.tensor, allowed);
+    const allowance allowed_rule(expected, expected_shape);
+    const auto mismatches = find_mismatches(actual, expected.tensor, allowed_rule);
     if (mismatches.empty()) {
         verdict.passed = true;
+        for (const auto& mistake : expected.mistakes) verdict.ruled_out.push_back(mistake.name);
         return verdict;
     }
-    name_the_mistake(verdict, diagnose(actual, expected));
-    hint_uninitialised(verdict, actual);
+    if (looks_uninitialised(actual, expected.tensor)) {
+        // A pattern value that happens to equal a recorded mistake (all zeros) is not it.
+        verdict.diagnosis = verdict.withheld_diagnosis = uninitialised_diagnosis;
+    } else {
+        name_the_mistake(verdict, diagnose(actual, expected, verdict.ruled_out));
+        const auto got = values_of(actual), want = values_of(expected.tensor);
+        std::vector<double> allowed(want.size());
+        for (std::size_t i = 0; i < want.size(); ++i) allowed[i] = allowed_rule.at(i, want[i]);
+        error_values values{got, want, expected_shape, allowed, expected.tensor.index() == 1};
+        verdict.diagnosis = describe_error(values);
+        values.withhold_expected = true;
+        verdict.withheld_diagnosis = describe_error(values);
+    }
     const mismatch* worst = &mismatches.front();
     for (const auto& m : mismatches) {
         if (m.times_tolerance > worst->times_tolerance) worst = &m;
@@ -222,7 +251,7 @@ comparison compare(const any_tensor& actual, const expected_golden& expected) {
                       worst->expected, worst->times_tolerance}};
     const std::string got_and_expected = "got " + number(worst->actual) + ", expected " +
                                          number(worst->expected) + " (" +
-                                         times(worst->times_tolerance, allowed.exact()) + ")";
+                                         times(worst->times_tolerance, allowed_rule.exact()) + ")";
     std::ostringstream details;
     details << "\n  shape: " << shape_string(expected_shape) << " as expected"
             << tolerance_line(expected);
@@ -258,7 +287,11 @@ std::string explain(const std::string& what, const expected_golden& expected,
     if (verdict.passed) return what + " matches golden " + expected.path;
     std::string text =
         what + " vs golden " + expected.path + " (" + expected.source + "): " + verdict.reason;
-    if (!verdict.mistake.empty()) text += " — looks like: " + verdict.mistake;
+    if (!verdict.mistake.empty()) {
+        text += " — looks like: " + verdict.mistake;
+    } else if (!verdict.diagnosis.empty()) {
+        text += " — " + verdict.diagnosis;
+    }
     if (!verdict.hint.empty()) text += "\n  hint: " + verdict.hint;
     return text + verdict.details;
 }

@@ -108,6 +108,7 @@ case_verdict judge_case(const golden_store& cases, const case_entry& entry, cons
                                     ? "the result differs from the expected tensor"
                                     : output.withheld_reason;
             }
+            output.diagnosis = output.withheld_diagnosis;
             output.details.clear();
             output.expected_shape.clear();
             output.expected_dtype.clear();

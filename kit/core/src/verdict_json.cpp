@@ -19,6 +19,8 @@ nlohmann::json comparison_json(const comparison& compared) {
                            {"reason", compared.reason},
                            {"mistake", compared.mistake},
                            {"hint", compared.hint},
+                           {"diagnosis", compared.diagnosis},
+                           {"ruled_out", compared.ruled_out},
                            {"details", compared.details}};
     if (!compared.got_dtype.empty()) {
         json["shape"] = {{"got", compared.got_shape}};

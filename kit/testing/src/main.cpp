@@ -85,6 +85,7 @@ private:
             }
             const expected_golden golden = store_.expected(entry_.file(name));
             const comparison compared = compare(value, golden);
+            note_ruled_out(compared.ruled_out);
             if (!compared.passed) {
                 fail_at(file, line, explain(call, golden, compared), {"mismatch", name, compared});
             }

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <csignal>
@@ -34,6 +35,11 @@ failure_facts take_facts(const std::string& text) {
         }
     }
     return {"assertion", "", {}};
+}
+
+std::vector<std::string>& ruled_out_now() {
+    static std::vector<std::string> names;
+    return names;
 }
 
 int stream = -1;  // the verdict file, opened for appending
@@ -153,6 +159,7 @@ public:
 
     void OnTestStart(const ::testing::TestInfo& test) override {
         failures_ = nlohmann::json::array();
+        ruled_out_now().clear();
         write_line({{"event", "start"}, {"test", full_name(test)}});
         prepare_crash_line(full_name(test));
     }
@@ -185,6 +192,7 @@ public:
     }
 
     void OnTestProgramEnd(const ::testing::UnitTest& unit) override {
+        ruled_out_now().clear();
         int tests = 0;
         for (int i = 0; i < unit.total_test_suite_count(); ++i) {
             const auto& suite = *unit.GetTestSuite(i);
@@ -205,7 +213,8 @@ private:
                     {"test", full_name(test)},
                     {"case", case_of(*test.result())},
                     {"status", status},
-                    {"failures", failures}});
+                    {"failures", failures},
+                    {"ruled_out", ruled_out_now()}});
     }
 
     std::string program_;
@@ -216,6 +225,13 @@ private:
 
 void note_failure(const std::string& text, failure_facts facts) {
     noted().emplace_back(text, std::move(facts));
+}
+
+void note_ruled_out(const std::vector<std::string>& mistakes) {
+    auto& names = ruled_out_now();
+    for (const auto& name : mistakes) {
+        if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+    }
 }
 
 void write_verdicts_to(const std::string& path, const std::string& program) {

@@ -35,6 +35,14 @@ struct comparison {
     std::string reason;   // one line: "6 of 6 values differ; worst at [4]: got ..., expected ..."
     std::string mistake;  // the recorded mistake the result equals, or ""
     std::string hint;     // that mistake's hint
+    // The shape of got - expected as a fact, then its likely cause (kit/error_shape.hpp): "every
+    // value is 2× the expected: ...", or "". Stated whether or not a mistake is named: a reader
+    // that finds the name contradicted by another case falls back on it.
+    std::string diagnosis;
+    std::string withheld_diagnosis;  // the same for a hidden case: nothing of the expected
+    // The recorded mistakes this result is not (every one, when it passed): another case
+    // naming one of them names a coincidence, not the student's slip.
+    std::vector<std::string> ruled_out;
     std::string details;  // further lines, each starting with two spaces
     // `reason` with nothing of the expected tensor in it (no expected value, shape or dtype),
     // for a hidden case: "5 of 6 values differ beyond the tolerance; worst at [4]: got 0.25".

@@ -8,7 +8,8 @@
 //   {"event": "program", "schema": "attn-kit/test-verdicts", "version": 1, "program": ...}
 //   {"event": "start", "test": "softmax_matrix.rows_notebook"}
 //   {"event": "test", "test": ..., "case": "03_softmax/rows_notebook" or null,
-//    "status": "passed" | "failed" | "skipped" | "not run", "failures": [...]}
+//    "status": "passed" | "failed" | "skipped" | "not run", "failures": [...],
+//    "ruled_out": [names of recorded mistakes its results are not]}
 //   {"event": "crash", "test": ..., "signal": "SIGSEGV"}     (from the signal handler)
 //   {"event": "end", "tests": 12, "failed": 3}
 //
@@ -20,6 +21,7 @@
 #include "kit/compare.hpp"
 
 #include <string>
+#include <vector>
 
 namespace attn::kit {
 
@@ -36,6 +38,11 @@ struct failure_facts {
 // Records `facts` for the GoogleTest failure with the text `text` that the caller adds next
 // (ADD_FAILURE_AT(...) << text, or FAIL() << text): the verdict stream pairs them by text.
 void note_failure(const std::string& text, failure_facts facts);
+
+// Records that the test running now showed its result is none of these recorded mistakes (an
+// output that passed rules out all of its golden's): its "test" event lists them under
+// "ruled_out", so a reader can tell a name another case gives by coincidence.
+void note_ruled_out(const std::vector<std::string>& mistakes);
 
 // Appends the verdict stream of this program's tests to `path`, and names the test that was
 // running if the program dies of a signal (SIGSEGV, SIGABRT, SIGFPE, SIGBUS, SIGILL): the

@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+"""tests/kit/test_slips.py — wrong code as students write it is rejected, and named.
+
+    test_slips.py --build DIR --exercise NN [--slip NAME] [--show]
+
+tests/kit/slips/<the exercise's file> is the solution with slips in it: small wrong variants
+(a dropped line, a wrong index, arguments in the wrong order), each chosen at run time by the
+environment variable ATTN_SLIP and declared by one line of the file,
+
+    // slip: out_proj_dropped -> out_proj
+
+which says: with ATTN_SLIP=out_proj_dropped the exercise must fail, and its status line (the
+reason `tools/kit status` and `check` give, tools/kitcli/progress.py) must contain
+"out_proj". The build's test_exNN_slips program (cmake/AttnExercise.cmake) runs each slip,
+as `tools/kit check` runs a student's file; without ATTN_SLIP it must be done. A slip the
+numbers cannot tell from another is declared with the words that cover both.
+
+ctest runs it per exercise (exNN.slips_named, label kit); --show prints every status line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+KIT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(KIT / "tools"))
+from kitcli import progress, reports  # noqa: E402
+
+SLIP = re.compile(r"^\s*//\s*slip:\s*(?P<name>[\w-]+)\s*->\s*(?P<expected>.+?)\s*$")
+
+
+def declared_slips(path: Path) -> list:
+    """[(name, expected text)] in the order the file declares them."""
+    return [(m["name"], m["expected"]) for m in map(SLIP.match, path.read_text().splitlines())
+            if m]
+
+
+def status_line(program: Path, exercise: dict, slip: str | None, timeout_s: float,
+                folder: Path) -> tuple:
+    """(state name, reason) of one run of the slips program with ATTN_SLIP=slip."""
+    verdicts = folder / f"{slip or 'solution'}.verdicts"
+    environment = dict(os.environ)
+    environment.pop("ATTN_SLIP", None)
+    if slip:
+        environment["ATTN_SLIP"] = slip
+    try:
+        run = subprocess.run([str(program), "--attn-quiet", f"--attn-verdicts={verdicts}"],
+                             cwd=KIT, env=environment, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL, timeout=timeout_s)
+    except subprocess.TimeoutExpired:
+        return progress.FAILING, f"timed out after {timeout_s:.0f} s"
+    except OSError as error:
+        raise SystemExit(f"test_slips: cannot run {program}: {error} (build it first)")
+    stream = reports.read_verdicts(verdicts)
+    if stream is None or not stream.finished:
+        signal = f" (signal {-run.returncode})" if run.returncode < 0 else ""
+        return progress.FAILING, f"the test program stopped before its end{signal}"
+    state = progress.verdict(exercise, stream.tests, program_passed=run.returncode == 0)
+    return state.name, state.reason
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--build", type=Path, required=True)
+    parser.add_argument("--exercise", required=True)
+    parser.add_argument("--slip", help="run this slip only")
+    parser.add_argument("--show", action="store_true", help="print every status line")
+    options = parser.parse_args()
+
+    catalogue = json.loads((KIT / "exercises.json").read_text(encoding="utf-8"))
+    exercise = next(e for e in catalogue["exercises"] if e["id"] == options.exercise)
+    source = KIT / "tests" / "kit" / "slips" / Path(exercise["stub"]).name
+    program = options.build.resolve() / "bin" / f"test_ex{exercise['id']}_slips"
+    timeout_s = catalogue["settings"]["test_timeout_s"]
+    slips = declared_slips(source)
+    if options.slip:
+        slips = [slip for slip in slips if slip[0] == options.slip]
+    if not slips:
+        print(f"{source.relative_to(KIT)}: no slip declared (`// slip: NAME -> TEXT`)")
+        return 1
+
+    problems, solution_problem = [], None
+    with tempfile.TemporaryDirectory(prefix="kit-slips-") as folder:
+        state, reason = status_line(program, exercise, None, timeout_s, Path(folder))
+        if state != progress.DONE:
+            solution_problem = f"without a slip the file must be done, but: {state}: {reason}"
+        for name, expected in slips:
+            state, reason = status_line(program, exercise, name, timeout_s, Path(folder))
+            if state == progress.DONE:
+                problems.append(f"{name}: passed as done")
+            elif expected not in reason:
+                problems.append(f"{name}: the status line does not say {expected!r}: {reason}")
+            if options.show:
+                print(f"{name:<28} {state}: {reason}")
+    if solution_problem:
+        print(f"✗ exercise {exercise['id']}: {solution_problem}")
+    for problem in problems:
+        print(f"✗ exercise {exercise['id']} slip {problem}")
+    print(f"exercise {exercise['id']}: {len(slips) - len(problems)} of {len(slips)} slips "
+          "rejected and named")
+    return 1 if problems or solution_problem else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
