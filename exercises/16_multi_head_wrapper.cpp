@@ -20,9 +20,14 @@
 // Worked example, two heads of d_out 1 on one token: head 0 gives [[[0.5]]], head 1
 // [[[-2.0]]], so the wrapper gives [[[0.5, -2.0]]] (shape (1, 1, 2)).
 // Inside forward the module's members are in scope: heads (a std::vector<CausalAttention>),
-// num_heads(). xt::concatenate(xt::xtuple(a, b), 2) joins two Tensor3s along axis 2; for any
-// number of heads, make the result with xt::zeros<float>({B, T, num_heads() * d_head}) and
-// fill head h's block with xt::view(context, xt::all(), xt::all(), xt::range(start, stop)).
+// num_heads(), and d_out(), which is ALL heads' features (num_heads() * each head's d_out);
+// one head's d_out is d_head = heads[0].d_out(). Call heads[h].forward(x) rather than writing
+// the head out again: it already has the mask, the scale and the biases right.
+// xt::concatenate(xt::xtuple(a, b), 2) joins two Tensor3s along axis 2; for any number of
+// heads, with B = x.shape(0), T = x.shape(1) and d_head as above, make the result with
+// xt::zeros<float>({B, T, num_heads() * d_head}) and fill head h's block, columns
+// [h * d_head, (h + 1) * d_head), with xt::view(context, xt::all(), xt::all(),
+// xt::range(h * d_head, (h + 1) * d_head)).
 #include "attn/causal_attention.hpp"
 #include "attn/checks.hpp"
 #include "attn/errors.hpp"

@@ -25,9 +25,11 @@
 //      at [b, h, t].
 //   b. merge_heads: the inverse, (B, num_heads, T, head_dim) -> (B, T, d_out).
 //   c. truncated_mask: the buffer's first T rows and columns, as bools (true = hidden).
-//   d. forward: project, split, then for each batch item b and head h exercise 15's
-//      attention on the (T, head_dim) slices (scores, -inf where the mask is true, softmax of
-//      scores / sqrt(head_dim), weighted values), merge, and out_proj (x @ weight.T + bias).
+//   d. forward: project (x @ weight.T, + bias where the layer has one: qkv_bias), split,
+//      then for each batch item b and head h exercise 15's attention on the (T, head_dim)
+//      slices (scores, -inf where the mask is true BEFORE softmax, softmax of the scores
+//      divided by sqrt(head_dim), not by sqrt(d_out), weighted values), merge, and out_proj
+//      (merged @ weight.T + bias: out_proj always has its bias).
 // Worked example of split_heads, B = 1, T = 2, d_out = 4, 2 heads (head_dim 2):
 //   projected [[[1, 2, 3, 4], [5, 6, 7, 8]]] -> heads [[[[1, 2], [5, 6]], [[3, 4], [7, 8]]]]
 //   (head 0 holds features 0 and 1 of both tokens, head 1 features 2 and 3).

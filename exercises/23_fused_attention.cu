@@ -22,6 +22,11 @@
 // Worked example, one head, head_dim 1, q = k = [[0], [1]] scaled by 1/sqrt(1), v = [[2], [4]]:
 //   row 0 sees key 0 only: context 2.
 //   row 1: scores [0, 1]; softmax [0.2689, 0.7311]; context 0.2689 * 2 + 0.7311 * 4 = 3.4621.
+// Rows run at the same time, on the CPU's threads (OpenMP) or a GPU's: keep a row's running
+// values in local variables of operator() and write only context[row]; a buffer shared by the
+// rows is written by two threads at once (the tests run a large case twice and compare). Device
+// code has no std::vector, std::string, exceptions or std::getenv: the OpenMP build runs them,
+// nvcc refuses them, and `tools/kit check 23` names such a line on a machine without nvcc.
 #include "attn/errors.hpp"
 #include "attn/fused_attention.hpp"
 

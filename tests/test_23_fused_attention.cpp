@@ -3,7 +3,9 @@
 // linked against exercises/ and solutions/23_fused_attention.cu, which run on this build's
 // backend: Thrust's OpenMP backend (the default build) or CUDA (preset cuda). The cases are in
 // reference_data/23_fused_attention/: the kernel on queries, keys and values (B, heads, T,
-// head_dim), then MultiHeadAttention's forward with the kernel inside (the kit's fused module,
+// head_dim), among them rows whose scores all lie far below or far above zero; the kernel run
+// twice on many rows, compared with itself bit for bit (a race between rows); then
+// MultiHeadAttention's forward with the kernel inside (the kit's fused module,
 // attn/gpu/fused_module.hpp) on exercise 19's and exercise 22's cases and goldens.
 #include "attn/errors.hpp"
 #include "attn/fused_attention.hpp"
@@ -46,9 +48,20 @@ public:
 // Your kernel on queries, keys and values (B, heads, T, head_dim), copied to the backend's
 // memory and back by the kit.
 ATTN_CASE(causal_attention) {
-    ATTN_RESULT("context",
-                attn::gpu::causal_attention(the_case.input<4>("queries"), the_case.input<4>("keys"),
-                                            the_case.input<4>("values")));
+    const auto queries = the_case.input<4>("queries"), keys = the_case.input<4>("keys"),
+               values = the_case.input<4>("values");
+    ATTN_RESULT("context", attn::gpu::causal_attention(queries, keys, values));
+}
+
+// Your kernel twice on the same inputs, a case of many rows, enough for the OpenMP backend's
+// threads (or a GPU's) to run rows at the same time: both results must be the golden, and the
+// same bit for bit. Rows that share memory (one scratch buffer for every row) differ from run
+// to run, and the test says so first.
+ATTN_CASE(causal_attention_twice) {
+    const auto queries = the_case.input<4>("queries"), keys = the_case.input<4>("keys"),
+               values = the_case.input<4>("values");
+    ATTN_RESULT_TWICE("context", "context_again",
+                      attn::gpu::causal_attention(queries, keys, values));
 }
 
 // MultiHeadAttention's forward with your kernel inside: exercise 19's modules.

@@ -54,7 +54,9 @@ using CausalAttentionKernel = void (*)(const float* queries, const float* keys, 
 // backend's memory (thrust::device_vector<float>'s data: GPU memory on CUDA, host memory on
 // OpenMP). For each row [b, h, t]:
 //   context[b, h, t] = sum over j <= t of softmax_j(q_t . k_j / sqrt(head_dim)) * v_j
-// Throws shape_error (attn/errors.hpp) if a size is zero or negative.
+// Rows run at the same time, on several threads: each writes only its own context row, from
+// local variables (no buffer shared by the rows), and allocates nothing (device code has no
+// std::vector). Throws shape_error (attn/errors.hpp) if a size is zero or negative.
 void fused_causal_attention(const float* queries, const float* keys, const float* values,
                             float* context, const HeadsShape& shape);
 

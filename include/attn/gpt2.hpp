@@ -22,6 +22,10 @@
 //                as 2 floating-point operations. Only the products are counted: softmax, the
 //                mask, the scaling and the biases add O(B * T * d_out + B * H * T * T)
 //                operations, negligible next to them.
+// Nothing is halved by the causal mask: the scores tensor and both attention products
+// cover all T * T (query, key) pairs, masked ones too. The counts pass 2^31 and 2^32 at a
+// long context or a large batch (the kit's cases go to 10^11): convert every size to
+// std::int64_t before multiplying, as an int wraps past 2^31 and an unsigned past 2^32.
 // Every function below throws attn::shape_error for a size of 0 where one is needed.
 #pragma once
 

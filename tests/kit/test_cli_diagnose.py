@@ -16,6 +16,7 @@ EXERCISES = {"01": {"id": "01", "stub": "exercises/01_dot_scores.cpp",
                     "header": "include/attn/simple_attention.hpp"},
              "02": {"id": "02", "stub": "exercises/02_normalize_by_sum.cpp"},
              "03": {"id": "03", "stub": "exercises/03_softmax.cpp"},
+             "16": {"id": "16", "stub": "exercises/16_multi_head_wrapper.cpp"},
              "22": {"id": "22", "stub": "exercises/22_gpt2_sizing.cpp"}}
 
 
@@ -173,6 +174,16 @@ class SanitizerTest(unittest.TestCase):
         self.assertIn("no longer exists", diagnose.sanitizer_advice("heap-use-after-free"))
         self.assertIn("std::int64_t", diagnose.sanitizer_advice(
             "undefined behaviour: signed integer overflow: 1073741824 * 4 cannot be represented"))
+
+    def test_a_vector_index_past_the_end_is_found_at_the_students_call(self):
+        # heads[h] past the end only computes an address in the student's code; the sanitized
+        # build's checked operator[] aborts there (fixtures/sanitizers/, g++ 12)
+        report = (FIXTURES / "sanitizers" / "16_multi_head_wrapper.vector_past_end.asan.txt"
+                  ).read_text()
+        found = diagnose.sanitizer_report(EXERCISES["16"], report)
+        self.assertEqual((found.kind, found.student_line),
+                         ("an index past the end of a std::vector", 25))
+        self.assertIn("heads.size()", diagnose.sanitizer_advice(found.kind))
 
     def test_a_library_error_about_sizes_no_input_has_is_a_sign_of_garbage(self):
         garbage = ('module.forward(x) threw std::length_error: "cannot create std::vector larger '

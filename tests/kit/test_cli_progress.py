@@ -102,6 +102,20 @@ class ExerciseStateTest(ThrowawayKitTest):
         self.assertIn("libthrust-dev", state.reason)
         self.assertEqual(self.state("01"), (progress.DONE, ""))  # not on the GPU track
 
+    def test_a_gpu_exercise_done_on_the_cpu_with_host_only_device_code_is_not_done(self):
+        gpu_exercise = dict(self.ex("01"), gpu=True)
+        passing = progress.exercise_state(self.kit, gpu_exercise, "default", NO_BUILD_OUTPUT,
+                                          self.ctest_results)
+        self.assertEqual(passing, (progress.DONE, ""))
+        (self.kit.root / gpu_exercise["stub"]).write_text(
+            "#include <vector>\nstruct Row {\n    ATTN_HOST_DEVICE void operator()(long row) const {\n"
+            "        std::vector<float> sums(8);\n    }\n};\n", encoding="utf-8")
+        state = progress.exercise_state(self.kit, gpu_exercise, "default", NO_BUILD_OUTPUT,
+                                        self.ctest_results)
+        self.assertEqual(state.name, progress.FAILING)
+        self.assertIn("device code nvcc would refuse, line 4", state.reason)
+        self.assertIn("std::vector", state.reason)
+
     def test_the_cuda_builds_result_of_a_gpu_exercise_is_shown_where_one_ran(self):
         gpu_exercise = dict(self.ex("01"), gpu=True)
         self.assertEqual(progress.cuda_result(self.kit, gpu_exercise), "")  # never ran there

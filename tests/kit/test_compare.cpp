@@ -161,8 +161,9 @@ TEST(CompareTest, SaysAVariableWasReadBeforeItWasSetWhereValuesHoldTheFillPatter
     EXPECT_THAT(verdict.diagnosis, HasSubstr("read before it is set"));
 
     const float_tensor divided = weights / pattern;  // every value about -1.2e-39
-    const auto zeros = golden(weights, 6, {{"returned all zeros", "write the result",
-                                            float_tensor(xt::zeros_like(weights))}});
+    const auto zeros =
+        golden(weights, 6,
+               {{"returned all zeros", "write the result", float_tensor(xt::zeros_like(weights))}});
     const auto named = compare(divided, zeros);
     ASSERT_FALSE(named.passed);
     EXPECT_EQ(named.mistake, "");
@@ -176,7 +177,8 @@ TEST(CompareTest, SaysAVariableWasReadBeforeItWasSetWhereValuesHoldTheFillPatter
 TEST(CompareTest, ListsTheRecordedMistakesTheResultIsNot) {
     const float_tensor doubled = float_tensor(weights * 2.0f);
     const float_tensor tripled = float_tensor(weights * 3.0f);
-    const auto expected = golden(weights, 3, {{"doubled", "h", doubled}, {"tripled", "h", tripled}});
+    const auto expected =
+        golden(weights, 3, {{"doubled", "h", doubled}, {"tripled", "h", tripled}});
     EXPECT_THAT(compare(doubled, expected).ruled_out, ::testing::ElementsAre("tripled"));
     EXPECT_THAT(compare(weights, expected).ruled_out, ::testing::ElementsAre("doubled", "tripled"));
     EXPECT_THAT(compare(float_tensor(weights * 4.0f), expected).ruled_out,

@@ -5,7 +5,7 @@
 
 For every exercise: the solutions track, run as a runner (`test_exNN_solutions
 --attn-run-cases=reference_data --attn-results=DIR`) and judged by `attn_judge`, passes every
-case; the exercises track, when the build compiled the untouched stub (DIR: the build's
+case and every law the case lists (kit/laws.hpp); the exercises track, when the build compiled the untouched stub (DIR: the build's
 ATTN_EXERCISES_DIR), fails every case, each verdict naming the stub file; and with
 --mistakes, every recorded mistake, put in a result folder where a runner would write it,
 fails with its own name, or with none where it is "ambiguous" (another mistake gives the same
@@ -81,6 +81,13 @@ def check_exercise(bin_dir, exercise, scratch, mistakes):
         problems.append(f"judged {len(verdicts)} of {len(cases_of(exercise))} cases")
     problems += [f"solution fails {v['case']}: {o['reason']}"
                  for v in verdicts for o in v["outputs"] if not o["passed"]]
+    # Every law a case lists is checked on the solution's variant (kit/laws.hpp), never skipped.
+    for v in verdicts:
+        laws = [f"law.{law['law']}.{law['output']}"
+                for law in cases_of(exercise).get(v["case"], {}).get("laws", [])]
+        judged = [o["name"] for o in v["outputs"] if o["name"].startswith("law.")]
+        if judged != laws:
+            problems.append(f"solution {v['case']}: laws judged {judged}, listed {laws}")
 
     if built_from_the_stub(exercise):
         for verdict in run_track(bin_dir, exercise, "exercises", scratch / "stubs"):

@@ -312,6 +312,8 @@ ASAN_ACCESS = re.compile(r"^(?P<access>(?:READ|WRITE) of size \d+)")
 FRAME = re.compile(r"^\s+#\d+ 0x[0-9a-f]+ in (?P<function>.*) (?P<path>/\S+?):(?P<line>\d+)"
                    r"(?::\d+)?$")
 UBSAN = re.compile(LOCATION + r" runtime error: (?P<message>.*)$")
+# libstdc++'s own checks (_GLIBCXX_ASSERTIONS, on in the sanitized build), which abort.
+LIBRARY_CHECK = re.compile(r"^\S+\.h:\d+: .* Assertion '(?P<check>.*)' failed\.$")
 REDUCER_FILE = "xtensor/xreducer.hpp"
 
 KEEP_DIMS_TRAP = [
@@ -351,7 +353,15 @@ def sanitizer_report(ex: dict, output: str) -> SanitizerReport | None:
             access = next((m["access"] for m in map(ASAN_ACCESS.match, lines[number + 1:number + 3])
                            if m), "")
             student_line, in_reducer = first_student_frame(ex, lines[number + 1:])
-            return SanitizerReport(match["kind"], access, student_line, in_reducer)
+            kind = match["kind"]
+            if kind == "ABRT":  # an abort: a library check that failed says why
+                check = next((m["check"] for m in map(LIBRARY_CHECK.match, lines[:number]) if m),
+                             None)
+                if check == "__n < this->size()":
+                    kind = "an index past the end of a std::vector"
+                elif check:
+                    kind = f"a check of the C++ library failed ({check})"
+            return SanitizerReport(kind, access, student_line, in_reducer)
     return None
 
 
@@ -390,6 +400,10 @@ def render_sanitizer(kit: Kit, ex: dict, report: SanitizerReport, test: str | No
 # What each kind of report means, for the sanitizer's first words (ASan's kind, or the start of
 # UBSan's "runtime error" message); the first match wins.
 SANITIZER_ADVICE = (
+    (r"an index past the end of a std::vector",
+     "Your code indexes a std::vector past its end at this line (indices run from 0 to "
+     "size() - 1): a loop bound fixed to the notebook's count (2 heads), or <= instead of <. "
+     "Take the count from the vector: `for (std::size_t h = 0; h < heads.size(); ++h)`."),
     (r"heap-use-after-free|stack-use-after-(?:return|scope)",
      "Your code uses memory that was already given back at this line: a reference, pointer or "
      "view into a tensor (or vector) that no longer exists. Keep the tensor alive, or copy it."),

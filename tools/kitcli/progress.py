@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import NamedTuple
 
-from . import build, reports, stubs
+from . import build, device_lint, reports, stubs
 from .catalogue import Kit
 
 DONE, FAILING, SKIPPED, NOT_STARTED = "done", "failing", "skipped", "not started"
@@ -168,4 +168,15 @@ def exercise_state(kit: Kit, ex: dict, preset: str, build_output: str,
     cases = stream.tests
     if stubs.is_pristine(kit, ex):
         return State(NOT_STARTED, "")
-    return verdict(ex, cases, program_passed=result is not None and result.passed)
+    return device_code_checked(kit, ex, verdict(ex, cases, program_passed=result is not None
+                                                and result.passed))
+
+
+def device_code_checked(kit: Kit, ex: dict, state: State) -> State:
+    """`state`, or "failing" where a GPU-track exercise that passed on the OpenMP backend
+    holds code nvcc refuses in device code (a std::vector in the functor): done means done on
+    a GPU too (device_lint.py)."""
+    if state.name != DONE:
+        return state
+    reason = device_lint.status_reason(device_lint.exercise_findings(kit.root, ex))
+    return State(FAILING, reason) if reason else state

@@ -10,7 +10,7 @@ import subprocess
 import time
 from dataclasses import dataclass
 
-from . import build, diagnose, progress, reports, setup, show as show_case, stubs
+from . import build, device_lint, diagnose, progress, reports, setup, show as show_case, stubs
 from .catalogue import Kit, notebook_cells
 from .terminal import from_here, kit_command, progress_bar, say, screen_width, shorten
 
@@ -143,7 +143,8 @@ def sanitizer_verdict(kit: Kit, ex: dict, selection: list, why: str) -> list | N
         return None
     verdicts = build.reports_dir(kit, "default") / f"ex{ex['id']}.asan.verdicts"
     verdicts.unlink(missing_ok=True)
-    environment = dict(os.environ, ASAN_OPTIONS="detect_leaks=0:halt_on_error=1",
+    # handle_abort: a failed library check (_GLIBCXX_ASSERTIONS) aborts; ASan prints its stack.
+    environment = dict(os.environ, ASAN_OPTIONS="detect_leaks=0:halt_on_error=1:handle_abort=1",
                        UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1")
     try:
         result = subprocess.run([str(build.build_dir(kit, "default") / "bin" / target),
@@ -269,6 +270,9 @@ def check(kit: Kit, number: str | None, pattern: str | None = None,
             for line in diagnose.render_warning(ex, warning, lambda p: from_here(kit.root, p)):
                 say(line)
         say()
+    # A GPU-track exercise's device code, linted for a machine without nvcc (device_lint.py).
+    for line in device_lint.exercise_report(kit.root, ex, stub):
+        say(line)
 
     selection = [f"--gtest_filter=*{pattern}*"] if pattern else []
     verdicts = (build.verdicts_path(kit, "default", ex) if not pattern else
@@ -307,7 +311,8 @@ def check(kit: Kit, number: str | None, pattern: str | None = None,
     if pattern:
         say(f"(only the tests matching *{pattern}*: `{kit_command(kit.root, 'check ' + ex['id'])}`"
             " runs them all)")
-    state = progress.verdict(ex, first.cases, program_passed=first.end.exit_code == 0)
+    state = progress.device_code_checked(
+        kit, ex, progress.verdict(ex, first.cases, program_passed=first.end.exit_code == 0))
     if state.name == progress.DONE and not pattern:
         following = kit.following(ex)
         next_step = (f"next: `{kit_command(kit.root, 'check ' + following['id'])}` "

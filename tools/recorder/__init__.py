@@ -18,7 +18,7 @@ from pathlib import Path
 import torch
 
 from . import exercises, hidden_key, selfcheck, store
-from .cases import Exercise
+from .cases import Exercise, name_what_never_differs
 from .init import record_init_samples
 from .printing import record_printing_samples
 
@@ -32,6 +32,7 @@ def record(catalogue, key):
                  else store.Recording("hidden", key_id=hidden_key.identifier(key)))
     for exercise_id, folder, recorder in exercises.registered(catalogue):
         recorder(Exercise(exercise_id, folder, key, recording))
+        name_what_never_differs(recording, exercise_id)
     if key is None:
         record_printing_samples(recording)
         record_init_samples(recording)

@@ -25,7 +25,8 @@ import torch
 from . import hidden_key
 from .bounds import Tracked
 from .mistakes import fixed_token_count, loop_slips, placeholders
-from .tolerance import distance
+from .laws import laws_of, law_holds
+from .tolerance import allowed as tolerance_allowed, distance
 
 FAR = 10.0   # a mistake is kept only this many tolerances from the answer and the others
 SAME = 1.0   # two mistakes this close are one answer under two names
@@ -60,6 +61,8 @@ class Kind:
     # one entry along it is called ("row"), the axis, and the notebook's number of tokens.
     # A loop fixed to that count is a mistake of the kind (mistakes.fixed_token_count).
     tokens: tuple = ()
+    laws: tuple = ()  # of laws.Law, listed on each case whose shapes allow them (laws.LAWS
+    #                   gives those of the kinds that name none here)
 
     def outputs_of(self, result):
         return self.derive(result) if self.derive else {self.outputs[0]: result}
@@ -188,6 +191,7 @@ class Kept:
     tensor: torch.Tensor
     also: list = field(default_factory=list)
     ambiguous: bool = False  # another mistake gives this tensor here, under another name
+    shared: list = field(default_factory=list)  # those other mistakes, where ambiguous
 
 
 def named_both(kept, same):
@@ -215,6 +219,7 @@ def select_mistakes(where, answer, apart, candidates, notes):
                 earlier.mistake = named_both(earlier.mistake, mistake)
             elif mistake.name != earlier.mistake.name:
                 earlier.ambiguous = True
+                earlier.shared.append(mistake)
         elif near:
             d, other = near[0]
             notes.append(f"note: {where}: dropped mistake '{mistake.slug}', {d:.1f} tolerances "
@@ -256,9 +261,21 @@ def record_case(case, recording):
                             "int64 or bool")
         recording.references[f"{case.key}/{output}.npy"] = references[output].numpy()
 
+    laws = [law for law in laws_of(case.exercise, kind) if law.applies(case.inputs, expected)]
+    for law in list(laws):
+        answer = expected[law.output]
+        if answer.dtype == torch.float32:
+            factor = case.tolerance.get(law.output, (1.0, ""))[0]
+            scale = stored_scale(scales[law.output].scale, answer).numpy()
+            allowed = tolerance_allowed(scale, reductions[law.output], factor)
+        else:
+            allowed = 0.0
+        if not law_holds(case, law, answer, allowed):
+            laws.remove(law)
     recording.cases[case.key] = {"exercise": case.exercise, "kind": kind.name,
                                  "source": case.source, "seed": case.seed,
-                                 "inputs": list(kind.inputs), "expected": list(kind.outputs)}
+                                 "inputs": list(kind.inputs), "expected": list(kind.outputs),
+                                 **({"laws": [law.entry() for law in laws]} if laws else {})}
 
 
 def wrong_answers(wrong, output):
@@ -276,8 +293,39 @@ def record_mistakes(case, output, kept, recording, about):
                       of=f"{case.key}/{output}.npy", name=each.mistake.name,
                       hint=each.mistake.hint, family=each.mistake.family, also=each.also,
                       **({"ambiguous": True} if each.ambiguous else {}))
+        if each.ambiguous:
+            recording.coinciding[mistake_path] = (each.mistake, each.shared)
         paths.append(mistake_path)
     return paths
+
+
+def name_what_never_differs(recording, exercise_id):
+    """Names both of two mistakes that give the same tensor on every case of the function
+    recording either (05's softmax over the columns and its weights transposed, on symmetric
+    scores): no result can tell them apart, so naming neither would leave a student who made
+    either without a name on every case. Where one is told apart on some case, that case names
+    it and the ambiguous ones stay unnamed."""
+    kinds = {key: entry["kind"] for key, entry in recording.cases.items()
+             if entry["exercise"] == exercise_id}
+
+    def slug(path):
+        return path.rsplit("/mistakes/", 1)[1].split(".", 1)[1].removesuffix(".npy")
+
+    named_somewhere = set()
+    for path, entry in recording.entries.items():
+        if entry["role"] == "mistake" and entry["case"] in kinds and not entry.get("ambiguous"):
+            kind = kinds[entry["case"]]
+            named_somewhere.add((kind, slug(path)))
+            named_somewhere.update((kind, also) for also in entry["also"])
+    for path, (kept, shared) in recording.coinciding.items():
+        entry = recording.entries[path]
+        kind = kinds.get(entry["case"])
+        if kind is None or any((kind, m.slug) in named_somewhere for m in (kept, *shared)):
+            continue
+        for same in shared:
+            kept = named_both(kept, same)
+        del entry["ambiguous"]
+        entry.update(name=kept.name, hint=kept.hint)
 
 
 def record_float_output(case, output, answer, scale, n, wrong, recording, about):

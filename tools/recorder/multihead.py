@@ -107,36 +107,47 @@ def mha_module(state, num_heads, context_length):
 
 
 def mha_forward(x, state, num_heads, context_length, split_heads=split, merge_heads=merge,
-                scale=None, masked=True, project_out=True, dim=-1, attention=None):
+                scale=None, masked=True, project_out=True, dim=-1, attention=None,
+                qkv_bias=True, out_bias=True, after_softmax=None):
     """The cell's forward with its steps as arguments, so that a mistake is one step changed:
     `scale`(head_dim, d_out) the divisor of the scores (default sqrt(head_dim));
     `attention`(queries, keys, values) -> context heads replaces the scores, mask, softmax and
-    weighted values at once (exercise 23's fused kernel and its mistakes)."""
-    def layer(name, inputs):
+    weighted values at once (exercise 23's fused kernel and its mistakes);
+    `qkv_bias`, `out_bias`: False leaves out W_query's, W_key's, W_value's biases (where the
+    state has them), or out_proj's; `after_softmax`(weights, hidden, divisor) -> the weights
+    that multiply the values, applied to softmax's output (a mask or a scale put after it)."""
+    def layer(name, inputs, with_bias=True):
         out = inputs @ state[f"{name}.weight"].T
-        bias = state.get(f"{name}.bias")
+        bias = state.get(f"{name}.bias") if with_bias else None
         return out if bias is None else out + bias
 
+    def project_context(context):
+        return layer("out_proj", context, out_bias) if project_out else context
+
     T = x.shape[1]
-    queries, keys, values = (split_heads(layer(name, x), int(num_heads)) for name in LAYERS)
+    queries, keys, values = (split_heads(layer(name, x, qkv_bias), int(num_heads))
+                             for name in LAYERS)
     if queries is None:
         return None
     if attention is not None:
         heads = attention(queries, keys, values)
         if heads is None:
             return None
-        context = merge_heads(heads)
-        return layer("out_proj", context) if project_out else context
+        return project_context(merge_heads(heads))
     scores = queries @ keys.transpose(2, 3)
+    mask = torch.triu(torch.ones(int(context_length), int(context_length)), diagonal=1)
+    hidden = mask.bool()[:T, :T]
     if masked:
-        mask = torch.triu(torch.ones(int(context_length), int(context_length)), diagonal=1)
-        scores = scores.masked_fill(mask.bool()[:T, :T], -torch.inf)
+        scores = scores.masked_fill(hidden, -torch.inf)
     head_dim, d_out = queries.shape[-1], state["W_query.weight"].shape[0]
     divisor = head_dim ** 0.5 if scale is None else scale(head_dim, d_out)
-    context = merge_heads(torch.softmax(scores / divisor, dim=dim) @ values)
+    weights = torch.softmax(scores / divisor, dim=dim)
+    if after_softmax is not None:
+        weights = after_softmax(weights, hidden, head_dim ** 0.5)
+    context = merge_heads(weights @ values)
     if context is None:
         return None
-    return layer("out_proj", context) if project_out else context
+    return project_context(context)
 
 
 def mha_scale(x, state, num_heads):
@@ -167,13 +178,14 @@ def hashed_mha(seed, d_in, d_out, context_length, num_heads, qkv_bias=False):
 # ---- the wrapper fused (exercise 20) -------------------------------------------------------
 
 def fuse(state, num_heads, order=None, stack=lambda blocks: torch.cat(blocks, dim=0),
-         out_proj=torch.eye):
+         out_proj=torch.eye, biases=True):
     """The fused MultiHeadAttention's state_dict from a wrapper's: each layer's heads stacked
-    (in `order`, default 0, 1, ...), out_proj's weight out_proj(d_out) and a zero bias."""
+    (in `order`, default 0, 1, ...), out_proj's weight out_proj(d_out) and a zero bias;
+    `biases` False leaves the heads' biases out."""
     order = range(int(num_heads)) if order is None else order
     fused = {}
     for layer in LAYERS:
-        for part in (".weight", ".bias"):
+        for part in (".weight", ".bias") if biases else (".weight",):
             blocks = [state.get(f"heads.{h}.{layer}{part}") for h in order]
             if blocks[0] is not None:
                 fused[f"{layer}{part}"] = stack(blocks)

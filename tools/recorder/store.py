@@ -47,6 +47,9 @@ class Recording:
         self.entries = {}         # the same path -> its manifest entry
         self.cases = {}           # "01_dot_scores/odd_shape" -> its manifest entry
         self.references = {}      # expected path -> its float64 recomputation (not written)
+        # an ambiguous mistake's path -> (its Mistake, [the Mistakes giving the same tensor
+        # there]) (not written): cases.name_what_never_differs reads it
+        self.coinciding = {}
         self.notes = []           # what the recorder decided and a maintainer should know
 
     def add(self, path, tensor, role, **entry):

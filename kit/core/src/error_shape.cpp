@@ -45,7 +45,8 @@ std::vector<std::size_t> strides_of(const std::vector<std::size_t>& shape) {
 std::string index_string(std::size_t flat, const std::vector<std::size_t>& shape) {
     std::vector<std::string> parts;
     const auto strides = strides_of(shape);
-    for (std::size_t d = 0; d < shape.size(); ++d) parts.push_back(std::to_string(flat / strides[d] % shape[d]));
+    for (std::size_t d = 0; d < shape.size(); ++d)
+        parts.push_back(std::to_string(flat / strides[d] % shape[d]));
     return "[" + join(parts) + "]";
 }
 
@@ -57,20 +58,20 @@ public:
     std::string describe() const {
         if (v_.withhold_expected) {
             // For a hidden case: only what tells nothing of the expected values.
-            for (const auto& check : {&error_reader::negative_count, &error_reader::not_finite,
-                                      &error_reader::unmasked_future,
-                                      &error_reader::rows_not_normalised}) {
+            for (const auto& check :
+                 {&error_reader::negative_count, &error_reader::not_finite,
+                  &error_reader::unmasked_future, &error_reader::rows_not_normalised}) {
                 std::string sentence = (this->*check)();
                 if (!sentence.empty()) return sentence;
             }
             return "";
         }
-        for (const auto& check : {&error_reader::integer_overflow, &error_reader::not_finite,
-                                  &error_reader::exact_factor, &error_reader::unmasked_future,
-                                  &error_reader::rows_not_normalised,
-                                  &error_reader::constant_offset, &error_reader::transposed,
-                                  &error_reader::permuted_slices,
-                                  &error_reader::values_misplaced, &error_reader::one_slice}) {
+        for (const auto& check :
+             {&error_reader::integer_overflow, &error_reader::not_finite,
+              &error_reader::exact_factor, &error_reader::unmasked_future,
+              &error_reader::rows_not_normalised, &error_reader::constant_offset,
+              &error_reader::transposed, &error_reader::permuted_slices,
+              &error_reader::values_misplaced, &error_reader::one_slice}) {
             std::string sentence = (this->*check)();
             if (!sentence.empty()) return sentence;
         }
@@ -88,7 +89,8 @@ private:
     }
     bool matches(std::size_t i) const { return close(v_.got[i], v_.expected[i], v_.allowed[i]); }
     bool all_finite() const {
-        return std::all_of(v_.got.begin(), v_.got.end(), [](double x) { return std::isfinite(x); }) &&
+        return std::all_of(v_.got.begin(), v_.got.end(),
+                           [](double x) { return std::isfinite(x); }) &&
                std::all_of(v_.expected.begin(), v_.expected.end(),
                            [](double x) { return std::isfinite(x); });
     }
@@ -331,7 +333,8 @@ private:
                     seen[k] = true;
                     offset[k] = d;
                 } else {
-                    depends_on_axis_only = close(v_.got[i] - offset[k], v_.expected[i], v_.allowed[i]);
+                    depends_on_axis_only =
+                        close(v_.got[i] - offset[k], v_.expected[i], v_.allowed[i]);
                 }
             }
             if (!depends_on_axis_only) continue;
@@ -356,7 +359,8 @@ private:
         if (rows != cols || rows < 2) return "";
         for (std::size_t i = 0; i < n_; ++i) {
             const std::size_t r = index_on(i, rank() - 2), c = index_on(i, rank() - 1);
-            const std::size_t mirror = i - r * strides_[rank() - 2] - c + c * strides_[rank() - 2] + r;
+            const std::size_t mirror =
+                i - r * strides_[rank() - 2] - c + c * strides_[rank() - 2] + r;
             if (!close(v_.got[i], v_.expected[mirror], v_.allowed[mirror])) return "";
         }
         return "the result is transposed (got[.., i, j] = expected[.., j, i]): the two indices "
@@ -384,8 +388,8 @@ private:
             }
             if (!found || !moved) continue;
             const std::string part = axis + 1 == rank() && rank() > 1 ? "column"
-                                     : axis + 2 == rank()              ? "row"
-                                                                       : "index";
+                                     : axis + 2 == rank()             ? "row"
+                                                                      : "index";
             return "the right " + part + "s in another order" + along(axis) + ": " +
                    describe_order(order, part) +
                    (part == "column" ? ": the heads or features merged in the wrong order"
@@ -411,7 +415,8 @@ private:
     }
 
     // "reversed", or runs: "0-1 hold expected 2-3, 2-3 hold expected 0-1".
-    static std::string describe_order(const std::vector<std::size_t>& order, const std::string& part) {
+    static std::string describe_order(const std::vector<std::size_t>& order,
+                                      const std::string& part) {
         const std::size_t n = order.size();
         bool reversed = true;
         for (std::size_t k = 0; k < n; ++k) reversed = reversed && order[k] == n - 1 - k;
@@ -466,13 +471,15 @@ private:
         for (std::size_t axis = 0; axis < rank(); ++axis) {
             if (v_.shape[axis] < 2) continue;
             const std::size_t k = index_on(wrong.front(), axis);
-            const bool one_index = std::all_of(wrong.begin(), wrong.end(), [&](std::size_t i) {
-                return index_on(i, axis) == k;
-            });
+            const bool one_index = std::all_of(
+                wrong.begin(), wrong.end(), [&](std::size_t i) { return index_on(i, axis) == k; });
             if (!one_index) continue;
             const bool last = k + 1 == v_.shape[axis];
             return "only the values at index " + std::to_string(k) + " of axis " +
-                   std::to_string(axis) + (k == 0 ? " (the first)" : last ? " (the last)" : "") +
+                   std::to_string(axis) +
+                   (k == 0 ? " (the first)"
+                    : last ? " (the last)"
+                           : "") +
                    " are wrong; the rest match: look at the loop bounds and indices on that axis";
         }
         return "";

@@ -70,12 +70,19 @@ golden_file parse_file(const std::string& path, const nlohmann::json& json) {
 }
 
 case_entry parse_case(const std::string& path, const nlohmann::json& json) {
-    return {path,
-            json.at("exercise").get<std::string>(),
-            json.at("kind").get<std::string>(),
-            json.at("source").get<std::string>(),
-            json.at("inputs").get<std::vector<std::string>>(),
-            json.at("expected").get<std::vector<std::string>>()};
+    case_entry entry{path,
+                     json.at("exercise").get<std::string>(),
+                     json.at("kind").get<std::string>(),
+                     json.at("source").get<std::string>(),
+                     json.at("inputs").get<std::vector<std::string>>(),
+                     json.at("expected").get<std::vector<std::string>>()};
+    for (const nlohmann::json& law : json.value("laws", nlohmann::json::array())) {
+        entry.laws.push_back(
+            {law.at("law").get<std::string>(), law.at("inputs").get<std::vector<std::string>>(),
+             law.at("input_axis").get<std::size_t>(), law.at("output").get<std::string>(),
+             law.at("output_axis").get<std::size_t>()});
+    }
+    return entry;
 }
 
 void require_current_format(const nlohmann::json& manifest, const std::string& where) {

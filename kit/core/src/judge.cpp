@@ -1,6 +1,7 @@
 // kit/core/src/judge.cpp — verdicts from result files, with no student code in the process.
 #include "kit/judge.hpp"
 
+#include "kit/laws.hpp"
 #include "kit/npy.hpp"
 #include "kit/verdict_json.hpp"
 
@@ -9,6 +10,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
+#include <optional>
 #include <stdexcept>
 #include <unistd.h>
 
@@ -39,8 +41,9 @@ bool is_plain_file_inside(const fs::path& path, const fs::path& root) {
 }
 
 // The first line of the runner's error.txt, printable, or "" if there is none.
-std::string runner_error(const fs::path& folder, const fs::path& results) {
-    const auto path = folder / "error.txt";
+std::string runner_error(const fs::path& folder, const fs::path& results,
+                         const std::string& file = "error.txt") {
+    const auto path = folder / file;
     if (!is_plain_file_inside(path, results)) return "";
     std::string text;
     try {
@@ -85,6 +88,49 @@ comparison judge_output(const golden_store& cases, const case_entry& entry, cons
     }
 }
 
+// The verdict on one law of the case (kit/laws.hpp), from the case's own result of the law's
+// output and the variant's, both untrusted. None where the case's own result is missing,
+// unreadable or not of the golden's shape and dtype: its comparison has failed already.
+std::optional<comparison> judge_law(const golden_store& cases, const case_entry& entry,
+                                    const case_law& law, const fs::path& results) {
+    const auto folder = results / entry.path;
+    const auto base_path = folder / (law.output + ".npy");
+    if (!is_plain_file_inside(base_path, results)) return std::nullopt;
+    any_tensor base;
+    try {
+        base = parse_npy(read_file_bytes(base_path), entry.file(law.output));
+    } catch (const npy_error&) {
+        return std::nullopt;
+    }
+    const expected_golden golden = cases.expected(entry.file(law.output));
+    const auto shape = shape_of(base);
+    if (base.index() != golden.tensor.index() || shape != shape_of(golden.tensor) ||
+        law.output_axis >= shape.size()) {
+        return std::nullopt;
+    }
+    const std::size_t size = shape[law.output_axis];
+    const std::string name = law_output_name(law) + ".npy";
+    const auto path = folder / name;
+    if (!is_plain_file_inside(path, results)) {
+        std::error_code ignored;
+        if (fs::exists(fs::symlink_status(path, ignored))) {
+            return law_comparison(law_threw(
+                law, size, "its result " + name + " is not a plain file in the result folder"));
+        }
+        const std::string error = runner_error(folder, results, "law." + law.name + ".error.txt");
+        return law_comparison(error.empty() ? law_without_result(law, size)
+                                            : law_threw(law, size, error));
+    }
+    try {
+        const auto as_written = (fs::path(entry.path) / name).generic_string();
+        const any_tensor variant = parse_npy(read_file_bytes(path), as_written);
+        return law_comparison(check_law(law, base, variant, golden));
+    } catch (const npy_error& error) {
+        return law_comparison(law_threw(
+            law, size, printable_line(relative_to(error.what(), results), max_npy_problem)));
+    }
+}
+
 }  // namespace
 
 std::vector<case_verdict> judge(const golden_store& cases, const fs::path& results,
@@ -116,6 +162,15 @@ case_verdict judge_case(const golden_store& cases, const case_entry& entry, cons
         }
         verdict.passed = verdict.passed && output.passed;
         verdict.outputs.push_back({name, std::move(output)});
+    }
+    // Each law after the outputs, as an output of its own ("law.causal.context"): its
+    // sentence states nothing of the expected tensor, hidden case or not.
+    for (const case_law& law : entry.laws) {
+        auto output = judge_law(cases, entry, law, results);
+        if (!output) continue;
+        if (shown == expected_values::withheld) output->details.clear();
+        verdict.passed = verdict.passed && output->passed;
+        verdict.outputs.push_back({law_output_name(law), std::move(*output)});
     }
     return verdict;
 }

@@ -34,6 +34,50 @@ private:
     std::filesystem::path folder_;
 };
 
+// A law's variant of a case (kit/laws.hpp): writes only the law's output, as
+// law.<law>.<output>.npy, or the call's failure as law.<law>.error.txt, beside the case's own.
+class variant_context : public case_context {
+public:
+    variant_context(const golden_store& store, const case_entry& entry, const case_law& law,
+                    std::filesystem::path folder)
+        : case_context(store, entry), law_(law), folder_(std::move(folder)) {
+        serve_variant_of(law_);
+    }
+
+protected:
+    void on_result(const std::string& name, const std::string&, const char*, int,
+                   const any_tensor& value) override {
+        if (name == law_.output) write_npy(folder_ / (law_output_name(law_) + ".npy"), value);
+    }
+    void on_throw(const std::string& failure, bool, const char*, int) override {
+        write_law_error(failure);
+    }
+
+public:
+    void write_law_error(const std::string& failure) const {
+        std::ofstream(folder_ / ("law." + law_.name + ".error.txt")) << failure << '\n';
+    }
+
+private:
+    const case_law& law_;
+    std::filesystem::path folder_;
+};
+
+// Each law's variant of a case whose own run did not throw.
+void run_variants(const case_kind& kind, const golden_store& cases, const case_entry& entry,
+                  const std::filesystem::path& folder) {
+    for (const case_law& law : entry.laws) {
+        variant_context context(cases, entry, law, folder);
+        try {
+            kind.run(context);
+        } catch (const case_stopped&) {
+            // on_throw wrote the failure
+        } catch (const std::exception& error) {  // the variant could not be made
+            context.write_law_error(error.what());
+        }
+    }
+}
+
 }  // namespace
 
 runner_summary run_cases(const golden_store& cases, const std::filesystem::path& out,
@@ -54,6 +98,7 @@ runner_summary run_cases(const golden_store& cases, const std::filesystem::path&
             recording_context context(cases, *entry, folder);
             try {
                 kind.run(context);
+                run_variants(kind, cases, *entry, folder);
             } catch (const case_stopped&) {
                 ++summary.threw;
             } catch (const std::exception& error) {  // the case could not load its inputs

@@ -15,13 +15,12 @@ nlohmann::json json_number(double value) {
 }  // namespace
 
 nlohmann::json comparison_json(const comparison& compared) {
-    nlohmann::json json = {{"passed", compared.passed},
-                           {"reason", compared.reason},
-                           {"mistake", compared.mistake},
-                           {"hint", compared.hint},
-                           {"diagnosis", compared.diagnosis},
-                           {"ruled_out", compared.ruled_out},
-                           {"details", compared.details}};
+    nlohmann::json json = {
+        {"passed", compared.passed},       {"reason", compared.reason},
+        {"mistake", compared.mistake},     {"hint", compared.hint},
+        {"diagnosis", compared.diagnosis}, {"ruled_out", compared.ruled_out},
+        {"details", compared.details},
+    };
     if (!compared.got_dtype.empty()) {
         json["shape"] = {{"got", compared.got_shape}};
         json["dtype"] = {{"got", compared.got_dtype}};

@@ -21,11 +21,17 @@
 #include "kit/verdicts.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <limits>
+#include <map>
+#include <optional>
 #include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -38,6 +44,58 @@ void fail_at(const char* file, int line, const std::string& text, failure_facts 
     ADD_FAILURE_AT(file, line) << text;
 }
 
+// The first value of `again` whose bits differ from `first`'s, as a failed comparison of the
+// two runs (got: the second run's value, expected: the first's), or a passed one where every
+// bit is the same. NaN equals a NaN of the same bits.
+comparison run_to_run(const any_tensor& first, const any_tensor& again) {
+    comparison compared;
+    compared.got_shape = shape_of(again);
+    compared.expected_shape = shape_of(first);
+    compared.got_dtype = dtype_name(again);
+    compared.expected_dtype = dtype_name(first);
+    compared.passed = true;
+    if (compared.got_shape != compared.expected_shape || first.index() != again.index()) {
+        compared.passed = false;
+        compared.reason = "the two runs returned tensors of different shapes or dtypes";
+    } else {
+        const auto a = values_of(first), b = values_of(again);
+        std::size_t first_difference = a.size();
+        for (std::size_t i = 0; i < a.size(); ++i) {
+            if (std::memcmp(&a[i], &b[i], sizeof(double)) == 0) continue;
+            if (std::isnan(a[i]) && std::isnan(b[i])) continue;
+            if (first_difference == a.size()) first_difference = i;
+            ++compared.differing;
+        }
+        if (compared.differing == 0) return compared;
+        compared.passed = false;
+        std::vector<std::size_t> index(compared.got_shape.size());
+        for (std::size_t d = index.size(), rest = first_difference; d-- > 0;) {
+            index[d] = rest % compared.got_shape[d];
+            rest /= compared.got_shape[d];
+        }
+        compared.worst = {{index, b[first_difference], a[first_difference],
+                           std::numeric_limits<double>::infinity()}};
+        std::ostringstream reason;
+        reason.precision(9);
+        reason << compared.differing << " of " << a.size()
+               << " values differ between the two runs; the first at [";
+        for (std::size_t d = 0; d < index.size(); ++d) reason << (d ? ", " : "") << index[d];
+        reason << "]: " << a[first_difference] << ", then " << b[first_difference];
+        compared.reason = reason.str();
+    }
+    compared.mistake = "results differ from run to run: threads write the same memory";
+    compared.hint =
+        "each row must write only its own context row and keep its running values in local "
+        "variables: a buffer shared by every row (a member pointer, a static or a global "
+        "array) is written by several threads at once.";
+    compared.diagnosis =
+        "the same call on the same inputs returned different values: a race "
+        "between threads, or memory read before it was written";
+    compared.withheld_diagnosis = compared.diagnosis;
+    compared.withheld_reason = compared.reason;
+    return compared;
+}
+
 // A case as one GoogleTest test: each output compared with its golden where it is produced.
 class case_test : public ::testing::Test {
 public:
@@ -45,19 +103,95 @@ public:
 
     void TestBody() override {
         RecordProperty("attn_case", entry_.path);  // tools/kit: a value case, not a check
+        assertion_context context(golden_store::instance(), entry_);
         try {
-            assertion_context context(golden_store::instance(), entry_);
             run_case(kind_, context);
+            if (!context.stopped()) check_laws(context);
+            context.report_deferred();
             context.require_every_output(kind_);
         } catch (const std::exception& error) {  // a broken case set: the kit's defect
+            context.report_deferred();
             fail_at(kind_.file, kind_.line, error.what(), {"kit", "", {}});
         }
     }
 
 private:
+    // A law's variant of the case (kit/laws.hpp): keeps the law's output, or the failure of a
+    // call that threw; compares nothing.
+    class variant_context : public case_context {
+    public:
+        variant_context(const golden_store& store, const case_entry& entry, const case_law& law)
+            : case_context(store, entry), law_(law) {
+            serve_variant_of(law_);
+        }
+        std::optional<any_tensor> output;
+        std::string failure;  // the call's one-line failure, if it threw
+
+    protected:
+        void on_result(const std::string& name, const std::string&, const char*, int,
+                       const any_tensor& value) override {
+            if (name == law_.output && !output) output = value;
+        }
+        void on_throw(const std::string& text, bool, const char*, int) override {
+            failure = text.substr(0, text.find('\n'));
+        }
+
+    private:
+        const case_law& law_;
+    };
+
+    // After the case's own run: each law's variant, run and checked against the case's own
+    // result. A broken law is one failure of kind "law", at the line of the output's call.
+    template <class Context>
+    void check_laws(Context& context) {
+        for (const case_law& law : entry_.laws) {
+            const auto* base = context.result_of(law.output);
+            if (base == nullptr) continue;  // never produced: require_every_output says so
+            const expected_golden golden =
+                golden_store::instance().expected(entry_.file(law.output));
+            const auto shape = shape_of(base->value);
+            // A result of another shape or dtype than the golden's failed its comparison; the
+            // judge checks no law on it either.
+            if (base->value.index() != golden.tensor.index() || shape != shape_of(golden.tensor) ||
+                law.output_axis >= shape.size()) {
+                continue;
+            }
+            const std::size_t size = shape[law.output_axis];
+            variant_context variant(golden_store::instance(), entry_, law);
+            run_case(kind_, variant);
+            const law_verdict verdict =
+                !variant.failure.empty() ? law_threw(law, size, variant.failure)
+                : variant.output         ? check_law(law, base->value, *variant.output, golden)
+                                         : law_without_result(law, size);
+            if (verdict.passed) continue;
+            fail_at(base->file, base->line, verdict.reason + verdict.details,
+                    {"law", law_output_name(law), law_comparison(verdict)});
+        }
+    }
+
     class assertion_context : public case_context {
     public:
         using case_context::case_context;
+
+        // A result the case produced, where its call is written.
+        struct produced_result {
+            any_tensor value;
+            const char* file;
+            int line;
+        };
+
+        bool stopped() const { return stopped_; }
+
+        const produced_result* result_of(const std::string& name) const {
+            const auto found = results_.find(name);
+            return found == results_.end() ? nullptr : &found->second;
+        }
+
+        // The mismatches held back until the laws were checked (report_mismatch).
+        void report_deferred() {
+            for (auto& [file, line, text, facts] : deferred_) fail_at(file, line, text, facts);
+            deferred_.clear();
+        }
 
         void require_every_output(const case_kind& kind) const {
             if (stopped_) return;
@@ -86,9 +220,25 @@ private:
             const expected_golden golden = store_.expected(entry_.file(name));
             const comparison compared = compare(value, golden);
             note_ruled_out(compared.ruled_out);
+            if (!entry_.laws.empty()) results_.insert({name, {value, file, line}});
             if (!compared.passed) {
-                fail_at(file, line, explain(call, golden, compared), {"mismatch", name, compared});
+                report_mismatch(file, line, explain(call, golden, compared),
+                                {"mismatch", name, compared});
             }
+        }
+        // Two runs of one call: a difference between them is the failure to read first (a
+        // race), then each is compared with its golden.
+        void on_repeated(const std::string& name, const std::string& again_name,
+                         const std::string& call, const char* file, int line,
+                         const any_tensor& first, const any_tensor& again) override {
+            const comparison compared = run_to_run(first, again);
+            if (!compared.passed) {
+                const std::string text = "`" + call +
+                                         "`, run twice on the same inputs: " + compared.mistake +
+                                         " (" + compared.reason + ")\n" + compared.hint;
+                fail_at(file, line, text, {"mismatch", again_name, compared});
+            }
+            case_context::on_repeated(name, again_name, call, file, line, first, again);
         }
         void on_throw(const std::string& failure, bool stub, const char* file, int line) override {
             stopped_ = true;
@@ -96,7 +246,29 @@ private:
         }
 
     private:
+        // A mismatch that names a recorded mistake is reported at once; from the first one
+        // that names none on, they wait for the laws (report_deferred), in their order: a
+        // broken law ("the future leaks in") says more than "5 of 24 values differ", and the
+        // first failure is what the status line shows.
+        void report_mismatch(const char* file, int line, const std::string& text,
+                             failure_facts facts) {
+            if (!deferred_.empty() || (facts.compared.mistake.empty() && !entry_.laws.empty())) {
+                deferred_.push_back({file, line, text, std::move(facts)});
+            } else {
+                fail_at(file, line, text, std::move(facts));
+            }
+        }
+
+        struct deferred_failure {
+            const char* file;
+            int line;
+            std::string text;
+            failure_facts facts;
+        };
+
         std::vector<std::string> produced_;
+        std::map<std::string, produced_result> results_;  // cases with laws: their results
+        std::vector<deferred_failure> deferred_;
         bool stopped_ = false;
     };
 

@@ -176,7 +176,7 @@ public:
                                   {"text", text},
                                   {"file", part.file_name() ? part.file_name() : ""},
                                   {"line", part.line_number()}};
-        if (facts.kind == "mismatch") {
+        if (facts.kind == "mismatch" || facts.kind == "law") {
             failure["output"] = facts.output;
             failure["comparison"] = comparison_json(facts.compared);
         }

@@ -5,6 +5,9 @@ Kinds: `wrapper` loads the heads from the case's state_dict (heads.0.W_query.wei
 any number of heads, with or without biases); `wrapper_hashed` builds the module from its
 sizes and attn::HashedUniform(init_seed) (init.py), as `torch.manual_seed(s);
 MultiHeadAttentionWrapper(d_in, d_out, ...)` does, so the case stores no weights.
+Mistakes: the heads combined wrongly (axis, order, interleaved, copied by head instead of by
+token), and a head written out by hand instead of calling CausalAttention with one step wrong
+(no mask, biases dropped, mask or scale after softmax, the wrapper's d_out() as the scale).
 Reproduced at the printed decimals (check_printed): ch03.ipynb In [35] / 002 In [7], seed 123,
 d_out 2, 2 heads: shape (2, 6, 4), first row [-0.4519, 0.2216, 0.4772, 0.1063]. 001's own
 In [35] prints the stale-`masked` output (exercise 15's recorder shows it is that bug)."""
@@ -37,6 +40,81 @@ def interleaved(contexts):
     return torch.stack(contexts, dim=-1).flatten(-2) if len(contexts) > 1 else None
 
 
+def by_head(contexts):
+    """The heads' contexts laid one after another in memory and viewed as (B, T, H * d_out):
+    merged by head instead of by token (the flat copy of a head to offset h * B * T * d_out)."""
+    if len(contexts) == 1:
+        return None
+    B, T, d = contexts[0].shape
+    return torch.stack(contexts).reshape(B, T, len(contexts) * d)
+
+
+def head_by_hand(x, layers, context_length, masked=True, biases=True, divisor=None,
+                 after_softmax=None):
+    """One CausalAttention head written out (x (B, T, d_in), layers (weight, bias or None) x 3):
+    the steps as arguments, so that a mistake is one step changed. `divisor` the scores'
+    (default sqrt(d_out)); `after_softmax`(weights, hidden, sqrt(d_out)) -> the weights."""
+    q, k, v = (x @ w.T + (b if biases and b is not None else 0) for w, b in layers)
+    T, d = x.shape[1], q.shape[-1]
+    hidden = torch.triu(torch.ones(int(context_length), int(context_length)),
+                        diagonal=1).bool()[:T, :T]
+    scores = q @ k.transpose(1, 2)
+    if masked:
+        scores = scores.masked_fill(hidden, -torch.inf)
+    weights = torch.softmax(scores / (d ** 0.5 if divisor is None else divisor), dim=-1)
+    if after_softmax is not None:
+        weights = after_softmax(weights, hidden, d ** 0.5)
+    return weights @ v
+
+
+def by_hand(applies=lambda x, state, num_heads: True, **how):
+    """A wrong forward whose heads are written out by hand with `how` changed (head_by_hand);
+    None where `applies` says the slip changes nothing on this case."""
+    def wrong(x, state, num_heads, context_length):
+        if not applies(x, state, int(num_heads)):
+            return None
+        with torch.no_grad():
+            return torch.cat([head_by_hand(x, mh.head_layers(state, h), context_length,
+                                           **{key: value(x, state, int(num_heads))
+                                              if key == "divisor" else value
+                                              for key, value in how.items()})
+                              for h in range(int(num_heads))], dim=-1)
+    return wrong
+
+
+BY_HAND = ("a head written by hand: call heads[h].forward(x), exercise 15's CausalAttention, "
+           "or ")
+
+FORWARD_BY_HAND = [
+    Mistake("head_no_mask", "a head written by hand without the causal mask (every token "
+            "sees the future)",
+            BY_HAND + "fill the scores above the diagonal with -inf before softmax.",
+            by_hand(lambda x, state, H: x.shape[1] > 1, masked=False)),
+    Mistake("head_bias_ignored", "a head written by hand without the biases of W_query, W_key "
+            "and W_value",
+            BY_HAND + "add each layer's bias: x @ weight.T + bias (qkv_bias=True).",
+            by_hand(lambda x, state, H: "heads.0.W_query.bias" in state, biases=False)),
+    Mistake("head_masked_after_softmax", "a head written by hand, masked after softmax "
+            "without renormalising",
+            BY_HAND + "put -inf into the future's scores BEFORE softmax; zeroing weights "
+            "afterwards leaves rows that no longer sum to 1.",
+            by_hand(lambda x, state, H: x.shape[1] > 1, masked=False,
+                    after_softmax=lambda w, hidden, c: w.masked_fill(hidden, 0.0))),
+    Mistake("head_scaled_after_softmax", "a head written by hand, scaled after softmax (the "
+            "weights divided by sqrt(d_out))",
+            BY_HAND + "divide the SCORES by sqrt(d_out) of the head, then softmax.",
+            by_hand(divisor=lambda x, state, H: 1.0,
+                    after_softmax=lambda w, hidden, c: w / c)),
+    Mistake("head_scaled_by_wrapper_d_out", "scores divided by sqrt(d_out()), the wrapper's "
+            "num_heads * d_out, not the head's sqrt(d_out)",
+            BY_HAND + "a head's keys have heads[h].d_out() features: divide by the square "
+            "root of that; the wrapper's d_out() counts every head's.",
+            by_hand(lambda x, state, H: H > 1,
+                    divisor=lambda x, state, H: (H * state["heads.0.W_query.weight"].shape[0])
+                    ** 0.5)),
+]
+
+
 FORWARD = [
     Mistake("cat_tokens_axis", "concatenated along the tokens axis (dim=1), not the last",
             "the heads' features go side by side: concatenate along the LAST axis, so the "
@@ -64,6 +142,12 @@ FORWARD = [
             "each head's own context goes into its own block: keep every head's result, not "
             "just the last one computed.",
             combined(lambda c: torch.cat([c[-1]] * len(c), dim=-1) if len(c) > 1 else None)),
+    Mistake("heads_merged_by_head", "heads copied one after another (merged by head instead "
+            "of by token)",
+            "head h's context goes into columns [h * d_out, (h + 1) * d_out) of EVERY token: "
+            "context[b, t, h * d_out + k] = heads[h].forward(x)[b, t, k], not a flat copy of "
+            "the whole head to offset h * B * T * d_out.", combined(by_head)),
+    *FORWARD_BY_HAND,
 ]
 
 

@@ -11,7 +11,9 @@ MultiHeadAttentionWrapper(d_in=4, d_out=2, num_heads=2) (000 In [12]):
    [-0.0685, -0.0139]], shape (1, 5, 2).
 
 The mistakes are one forward written with the steps a student may get wrong as parameters
-(forward_with): how heads are split and merged, the scale, a mask, the softmax axis, fc_out.
+(forward_with): how heads are split and merged, the scale (and where), a mask, the softmax
+axis, which weight projects what, fc_out. The module has no bias (its constructor refuses one),
+so no bias slip can be made here.
 """
 
 import math
@@ -61,25 +63,49 @@ def merge_heads(context, how):
         return context.reshape(B, T, H * head_dim)
     if how == "interleaved":
         return context.permute(0, 2, 3, 1).reshape(B, T, H * head_dim)
+    if how == "reversed":       # head h written into head num_heads - 1 - h's columns
+        return context.flip(1).transpose(1, 2).reshape(B, T, H * head_dim)
+    if how == "last_left_out":  # the loop over heads stopped one early: zeros stay
+        merged = context.transpose(1, 2).reshape(B, T, H * head_dim).clone()
+        merged[..., (H - 1) * head_dim:] = 0
+        return merged
+    if how == "from_column_h":  # head h written from column h, not h * head_dim: they overlap
+        merged = torch.zeros(B, T, H * head_dim)
+        for h in range(H):
+            merged[..., h:h + head_dim] = context[:, h]
+        return merged
     return context.transpose(1, 2).reshape(B, T, H * head_dim)
 
 
 def forward_with(split="right", merge="right", scale=lambda head_dim, d_out: head_dim,
                  causal_mask=False, dim=-1, with_fc_out=True, fc_out_transposed=True,
-                 projection=lambda x, W: x @ W.T):
+                 projection=lambda x, W: x @ W.T, layers=(0, 1, 2), scale_after_softmax=False,
+                 scores_transposed=False, heads=lambda num_heads: num_heads,
+                 mask_after_softmax=False):
     """A forward(x, W_query, W_key, W_value, fc_out, num_heads) written as 000 In [12] with
-    one step changed: scores divided by sqrt(scale(head_dim, d_out)); None where the
+    one step changed: scores divided by sqrt(scale(head_dim, d_out)) (after the softmax with
+    `scale_after_softmax`); the queries, keys and values projected with the weights at
+    `layers` of (W_query, W_key, W_value); split into heads(num_heads) heads; None where the
     projection cannot run (it returns None)."""
     def wrong(x, W_query, W_key, W_value, fc_out, num_heads):
-        projected = [projection(x, W) for W in (W_query, W_key, W_value)]
+        weights = (W_query, W_key, W_value)
+        projected = [projection(x, weights[at]) for at in layers]
         if any(p is None for p in projected):
             return None
         d_out = projected[0].shape[-1]
-        Q, K, V = (split_heads(p, num_heads, split) for p in projected)
-        scores = Q @ K.transpose(-2, -1) / math.sqrt(scale(Q.shape[-1], d_out))
+        Q, K, V = (split_heads(p, heads(num_heads), split) for p in projected)
+        divisor = math.sqrt(scale(d_out // num_heads, d_out))
+        scores = K @ Q.transpose(-2, -1) if scores_transposed else Q @ K.transpose(-2, -1)
+        if not scale_after_softmax:
+            scores = scores / divisor
         if causal_mask:
             scores = scores.masked_fill(causal.future_mask(x.shape[1]).bool(), -math.inf)
-        context = merge_heads(torch.softmax(scores, dim=dim) @ V, merge)
+        weights = torch.softmax(scores, dim=dim)
+        if mask_after_softmax:  # the future's weights zeroed, the rows not renormalised
+            weights = weights * (1 - causal.future_mask(x.shape[1]))
+        if scale_after_softmax:
+            weights = weights / divisor
+        context = merge_heads(weights @ V, merge)
         if not with_fc_out:
             return context
         return context @ (fc_out.T if fc_out_transposed else fc_out)
@@ -114,6 +140,27 @@ MISTAKES = [
             "head h owns a block of head_dim neighbouring columns, h * head_dim to "
             "(h + 1) * head_dim - 1, in the split and in the merge.",
             forward_with(split="interleaved", merge="interleaved")),
+    Mistake("merged_interleaved", "merged the heads interleaved (head h's feature i into "
+            "column i * num_heads + h)",
+            "head h's context goes back into its own block of columns, h * head_dim + i: the "
+            "block it was split from.",
+            forward_with(merge="interleaved")),
+    Mistake("heads_reversed", "heads merged in reverse order (head h into the last head's "
+            "columns first)",
+            "head h's context goes back into its own columns, h * head_dim to (h + 1) * "
+            "head_dim - 1: head 0 first, as transpose(1, 2).contiguous().view(B, T, d_out) "
+            "puts them.",
+            forward_with(merge="reversed")),
+    Mistake("merged_from_column_h", "head h written into the context from column h instead "
+            "of h * head_dim",
+            "each head is head_dim columns wide: head h goes into columns h * head_dim to "
+            "(h + 1) * head_dim - 1 (xt::range(h * hd, (h + 1) * hd)); from column h they "
+            "overlap.",
+            forward_with(merge="from_column_h")),
+    Mistake("last_head_left_out", "the last head left out (its columns of the context stay 0)",
+            "loop h from 0 to num_heads - 1 inclusive (h < num_heads): every head fills its "
+            "columns of the context.",
+            forward_with(merge="last_left_out")),
     Mistake("first_head_columns", "every head used the first head's columns (the offset "
             "h * head_dim left out)",
             "head h reads columns h * head_dim + i, i < head_dim, of the queries, keys and "
@@ -126,10 +173,50 @@ MISTAKES = [
     Mistake("not_scaled", "left out the / sqrt(head_dim)",
             "divide every head's scores by sqrt(head_dim) before softmax.",
             forward_with(scale=lambda head_dim, d_out: 1.0)),
+    Mistake("scaled_by_num_heads", "divided by sqrt(num_heads) instead of sqrt(head_dim)",
+            "the scale is the square root of a head's key size, head_dim() = d_out / "
+            "num_heads, not of the number of heads.",
+            forward_with(scale=lambda head_dim, d_out: d_out // head_dim)),
+    Mistake("multiplied_by_sqrt", "multiplied the scores by sqrt(head_dim) instead of "
+            "dividing",
+            "divide every head's scores by sqrt(head_dim): scores / sqrt(head_dim).",
+            forward_with(scale=lambda head_dim, d_out: 1.0 / head_dim)),
+    Mistake("scaled_after_softmax", "divided the attention weights by sqrt(head_dim) after "
+            "the softmax",
+            "the scale belongs inside the softmax: softmax(q_h @ k_h.T / sqrt(head_dim)); "
+            "divided afterwards, the weights no longer sum to 1.",
+            forward_with(scale_after_softmax=True)),
+    Mistake("divided_by_head_dim", "divided by head_dim instead of sqrt(head_dim)",
+            "the scale is the SQUARE ROOT of the head's key size: / sqrt(head_dim).",
+            forward_with(scale=lambda head_dim, d_out: head_dim ** 2)),
+    Mistake("heads_not_split", "attention over all d_out features at once (the heads never "
+            "split)",
+            "each head attends on its own head_dim columns: softmax(q_h @ k_h.T / "
+            "sqrt(head_dim)) @ v_h for the columns h * head_dim .. (h + 1) * head_dim - 1.",
+            forward_with(heads=lambda num_heads: 1)),
+    Mistake("scores_transposed", "computed k_h @ q_h.T (keys and queries swapped)",
+            "row t of a head's scores is query t against every key: q_h @ k_h.T.",
+            forward_with(scores_transposed=True)),
+    Mistake("keys_from_W_query", "projected the keys with W_query (a copied line)",
+            "keys = x @ W_key.weight.T: each of queries, keys and values has its own weight.",
+            forward_with(layers=(0, 0, 2))),
+    Mistake("values_from_W_key", "projected the values with W_key (a copied line)",
+            "values = x @ W_value.weight.T: each of queries, keys and values has its own "
+            "weight.",
+            forward_with(layers=(0, 1, 1))),
+    Mistake("values_from_W_query", "projected the values with W_query (a copied line)",
+            "values = x @ W_value.weight.T: each of queries, keys and values has its own "
+            "weight.",
+            forward_with(layers=(0, 1, 0))),
     Mistake("causal_mask_applied", "applied a causal mask (this module has none)",
             "000's module lets every token attend to every token, the future included: no "
             "-inf above the diagonal.",
             forward_with(causal_mask=True)),
+    Mistake("causal_mask_after_softmax", "zeroed the future's attention weights after the "
+            "softmax (this module has no mask)",
+            "000's module lets every token attend to every token: keep every weight of the "
+            "softmax.",
+            forward_with(mask_after_softmax=True)),
     Mistake("column_softmax", "softmax over the columns (dim=-2)",
             "each ROW of a head's attention weights sums to 1: softmax along the last dim.",
             forward_with(dim=-2)),

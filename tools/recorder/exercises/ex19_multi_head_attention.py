@@ -83,10 +83,14 @@ MERGE_MISTAKES = [
             "of (B, num_heads, T, head_dim)",
             "transpose(1, 2) first, so token t's heads sit side by side, then view(b, T, "
             "d_out): merged[b, t, h * head_dim + k] = heads[b, h, t, k].", merge_no_transpose),
-    Mistake("merged_in_the_wrong_order", "merged in the wrong order: feature k of head h at "
-            "k * num_heads + h",
+    Mistake("merged_in_the_wrong_order", "heads' features interleaved when merged (feature k "
+            "of head h at k * num_heads + h)",
             "head h's head_dim features are one block of the merged token: [h * head_dim, "
             "(h + 1) * head_dim).", merge_interleaved),
+    Mistake("merged_heads_reversed", "heads merged in reverse order (head 0's features last)",
+            "head 0's head_dim features come first in each token, then head 1's: merged[b, t, "
+            "h * head_dim + k] = heads[b, h, t, k].",
+            lambda heads: None if heads.shape[1] == 1 else mh.merge(heads.flip(1))),
 ]
 
 MERGE = Kind(name="merge_heads", inputs=("heads",), outputs=("merged",), function=mh.merge,
@@ -159,33 +163,76 @@ def mask_loop_past_t(x, state, heads, cl):
     return torch.full_like(out, float("nan"))
 
 
+def merge_reversed(heads):
+    """The heads merged last first: head h's features in block num_heads - 1 - h."""
+    return None if heads.shape[1] == 1 else mh.merge(heads.flip(1))
+
+
+def masked_after_softmax(weights, hidden, divisor):
+    """softmax of the unmasked scores, the future's weights then set to 0 (rows no longer
+    sum to 1)."""
+    return weights.masked_fill(hidden, 0.0)
+
+
+def several_tokens(function):
+    return lambda x, state, heads, cl: function(x, state, heads, cl) if x.shape[1] > 1 else None
+
+
+def with_qkv_bias(function):
+    return lambda x, state, heads, cl: (function(x, state, heads, cl)
+                                        if "W_query.bias" in state else None)
+
+
 FORWARD = [
     Mistake("split_without_transpose", "heads split without the transpose",
             "view(b, T, num_heads, head_dim).transpose(1, 2): each head gets the same tokens, "
             "in order, and a block of head_dim features.",
             more_than_one_head(step(split_heads=lambda p, h: split_no_transpose(p, h)))),
-    Mistake("merged_in_the_wrong_order", "heads merged in the wrong order",
+    Mistake("merged_in_the_wrong_order", "heads' features interleaved when merged (feature k "
+            "of head h at k * num_heads + h)",
             "transpose(1, 2) then view(b, T, d_out): head h's features are the block [h * "
             "head_dim, (h + 1) * head_dim) of each token.",
             more_than_one_head(step(merge_heads=merge_interleaved))),
-    Mistake("merged_without_transpose", "heads merged without transposing back",
+    Mistake("merged_without_transpose", "heads merged without transposing back (by head "
+            "instead of by token)",
             "transpose(1, 2) before the view: merged[b, t, h * head_dim + k] = heads[b, h, t, "
             "k].", more_than_one_head(step(merge_heads=merge_no_transpose))),
+    Mistake("merged_heads_reversed", "heads merged in reverse order (head 0's features last)",
+            "head 0's head_dim features come first in each token, then head 1's: merged[b, t, "
+            "h * head_dim + k] = heads[b, h, t, k].",
+            more_than_one_head(step(merge_heads=merge_reversed))),
     Mistake("scaled_by_sqrt_d_out", "scaled by sqrt(d_out) instead of sqrt(head_dim)",
             "each head's keys have head_dim features: divide its scores by sqrt(head_dim) "
             "(keys.shape[-1] in the cell), not by sqrt(d_out).",
             more_than_one_head(step(scale=lambda head_dim, d_out: d_out ** 0.5))),
+    Mistake("scaled_after_softmax", "scaled after softmax (the weights divided by "
+            "sqrt(head_dim))",
+            "divide the SCORES by sqrt(head_dim), then softmax: dividing the weights afterwards "
+            "leaves rows that sum to 1 / sqrt(head_dim).",
+            step(scale=lambda head_dim, d_out: 1.0,
+                 after_softmax=lambda weights, hidden, divisor: weights / divisor)),
+    Mistake("not_scaled", "left out the / sqrt(head_dim)",
+            "divide each head's scores by sqrt(head_dim) before softmax.",
+            step(scale=lambda head_dim, d_out: 1.0)),
     Mistake("no_mask", "no causal mask (every token sees the future)",
             "fill the scores where truncated_mask(mask, T) is true with -inf before softmax.",
-            lambda x, state, heads, cl: mh.mha_forward(x, state, heads, cl, masked=False)
-            if x.shape[1] > 1 else None),
+            several_tokens(step(masked=False))),
+    Mistake("masked_after_softmax", "masked after softmax without renormalising",
+            "put -inf into the scores where truncated_mask is true BEFORE softmax; zeroing the "
+            "weights afterwards leaves rows that no longer sum to 1.",
+            several_tokens(step(masked=False, after_softmax=masked_after_softmax))),
     Mistake("out_proj_left_out", "out_proj left out",
             "after merging the heads, apply out_proj: merged @ out_proj.weight.T + "
             "out_proj.bias.", step(project_out=False)),
+    Mistake("out_proj_bias_left_out", "out_proj's bias left out",
+            "out_proj always has a bias (nn.Linear(d_out, d_out)): merged @ out_proj.weight.T "
+            "+ out_proj.bias.", step(out_bias=False)),
+    Mistake("qkv_bias_ignored", "left out the biases of W_query, W_key and W_value",
+            "with qkv_bias=True each projection adds its bias: x @ weight.T + bias (check "
+            "layer.has_bias()).", with_qkv_bias(step(qkv_bias=False))),
     Mistake("column_softmax", "softmax over the columns (dim=-2)",
             "each row of a head's weights sums to 1: softmax along the last dim.",
-            lambda x, state, heads, cl: mh.mha_forward(x, state, heads, cl, dim=-2)
-            if x.shape[1] > 1 else None),
+            several_tokens(step(dim=-2))),
     Mistake("mask_not_truncated", "mask not truncated to T (with T = 1 the one score is "
             "broadcast and masked: nan)",
             "use the mask's first T rows and columns only (truncated_mask(mask, T)).",
@@ -349,3 +396,6 @@ def record(exercise):
     exercise.drawn("hashed_four_heads", HASHED, hashed + ", four heads of head_dim 8",
                    drawn_hashed((2, (1, 3)), (7, (2, 12)), (16, (4, 32)), (8, (2, 16)),
                                 (4, (2, 6)), (3, (0, 4)), False), seed=1910)
+    exercise.drawn("hashed_bias", HASHED, hashed + ", qkv_bias=True, three heads of head_dim 2",
+                   drawn_hashed((2, (1, 3)), (6, (2, 12)), (5, (2, 16)), (2, (2, 8)),
+                                (3, (2, 4)), (1, (0, 4)), True), seed=1911)

@@ -5,6 +5,8 @@ after row, out_proj the identity with a zero bias. The outputs are the fused mod
 parameters and its forward, which is the wrapper's (check_same_output shows it on every case
 the recorder writes)."""
 
+from dataclasses import replace
+
 import torch
 
 from .. import multihead as mh
@@ -33,8 +35,8 @@ def check_same_output(x, state, num_heads, context_length, outputs):
 
 
 def interleaved(blocks):
-    """Row i of head h at i * num_heads + h."""
-    return torch.stack(blocks, dim=1).flatten(0, 1) if blocks[0].dim() == 2 else None
+    """Row (or bias entry) i of head h at i * num_heads + h."""
+    return torch.stack(blocks, dim=1).flatten(0, 1)
 
 
 MISTAKES = [
@@ -46,18 +48,23 @@ MISTAKES = [
     Mistake("rows_interleaved", "heads' rows interleaved (row i of head h at i * num_heads + h)",
             "each head's rows stay together as one block: split_heads gives head h the "
             "features [h * head_dim, (h + 1) * head_dim).",
-            lambda x, s, H, cl: fused_outputs(x, s, H, cl, stack=lambda b: interleaved(b)
-                                              if b[0].dim() == 2 else torch.cat(b))
+            lambda x, s, H, cl: fused_outputs(x, s, H, cl, stack=interleaved)
             if H > 1 and s["heads.0.W_query.weight"].shape[0] > 1 else None),
-    Mistake("stacked_along_columns", "heads stacked side by side (along the columns)",
-            "every head reads all d_in features of x: stack the (head_dim, d_in) weights row "
-            "after row into (num_heads * head_dim, d_in).",
-            lambda x, s, H, cl: fused_outputs(x, s, H, cl, stack=lambda b: torch.cat(b, dim=-1))
-            if H > 1 else None),
+    # Heads stacked along the columns, or transposed, give W_query, W_key and W_value another
+    # shape than out_proj's d_out: MultiHeadAttention's constructor refuses them, and the test
+    # (tests/test_20_fuse_heads.cpp, wrong_layer) names the layer from the wrapper's shapes.
+    Mistake("biases_not_stacked", "the heads' biases left out of the fused layers",
+            "with qkv_bias=True every head's layers have biases: stack them the way the "
+            "weights are stacked, head h's into entries [h * head_dim, (h + 1) * head_dim).",
+            lambda x, s, H, cl: fused_outputs(x, s, H, cl, biases=False)
+            if "heads.0.W_query.bias" in s else None),
     Mistake("out_proj_zeros", "out_proj's weight left at zeros",
             "the wrapper mixes nothing after the heads: out_proj must pass the merged heads "
             "through unchanged, weight the identity (xt::eye).",
-            lambda x, s, H, cl: fused_outputs(x, s, H, cl, out_proj=lambda n: torch.zeros(n, n))),
+            lambda x, s, H, cl: fused_outputs(x, s, H, cl, out_proj=lambda n: torch.zeros(n, n)),
+            # every output but out_proj's weight is right, yet that output and the context
+            # are the zeros "returned all zeros" gives too: named as both.
+            named_when_shared=True),
     Mistake("out_proj_ones", "out_proj's weight all ones",
             "the identity has ones on the diagonal only (xt::eye): all ones adds every "
             "feature into every other.",
@@ -97,8 +104,7 @@ def fuse_kind(num_heads, qkv_bias=False):
         reduction=lambda x, *rest: {**{name: 1 for name in parameters},
                                     "context": max(x.shape[1], x.shape[2] + int(qkv_bias),
                                                    rest[0].shape[0] * rest[-2] + 1)},
-        mistakes=lambda *arguments: [Mistake(m.slug, m.name, m.hint, call(m.wrong))
-                                     for m in MISTAKES],
+        mistakes=lambda *arguments: [replace(m, wrong=call(m.wrong)) for m in MISTAKES],
         # a placeholder that returns one tensor (an input) gives none of these outputs
         derive=lambda made: made if isinstance(made, dict) else {})
 

@@ -14,7 +14,9 @@ true values differ; the goldens follow the PyTorch port, as exercise 08's do.
 One kind for any number of heads: a case's inputs are X, heads.<h>.W_q ... heads.<h>.b_v for
 every head h, and W_c (the C++ case reads heads until there is none). A head is exercise 08's
 cell (trainable.scaled_dot_product_self_attention), and most mistakes are exercise 08's, made
-in every head."""
+in every head, or exercise 08 called with the head's parameters in another order (named where
+d_v = d_k: elsewhere exercise 08 refuses the call; three_heads_same_sizes has three such
+heads)."""
 
 import math
 from dataclasses import replace
@@ -107,6 +109,13 @@ def written_from_row_h(outputs, W_c):
     return W_c @ stacked
 
 
+def last_head_left_out(outputs, W_c):
+    """The loop over heads stopped one early: the last head's rows of the stack stay 0."""
+    if len(outputs) < 2:
+        return None
+    return combined(outputs[:-1] + [torch.zeros_like(outputs[-1])], W_c)
+
+
 def first_head_for_all(*arguments):
     X, heads, W_c = split(arguments)
     return combined([head_output(X, heads[0])] * len(heads), W_c)
@@ -117,10 +126,92 @@ def sqrt_of_D(X, *rest):
     return ex08.attention(X, *rest, divisor=math.sqrt(X.shape[0]))
 
 
-# Exercise 08's mistakes that a multi-head function can make in each head (its parameters
-# come by name here, so W_v and W_q cannot swap places; sqrt_of_D has its own hint below).
+# Exercise 08's mistakes that a multi-head function can make in each head (sqrt_of_D has its
+# own hint below; W_v and W_q passed in each other's places is one of the call orders below).
 FROM_08 = ("unscaled", "row_softmax", "row_convention_formula", "weights_transposed",
            "scores_transposed", "forgot_bias", "returned_values")
+
+SIGNATURE = ("X", "W_v", "W_q", "W_k", "b_v", "b_q", "b_k")  # exercise 08's, values first
+
+
+def called_as(*order):
+    """One head: exercise 08 called with the head's parameters in `order` (six names of
+    SIGNATURE[1:]) in place of (W_v, W_q, W_k, b_v, b_q, b_k). None where exercise 08's checks
+    refuse the call (its keys' rows are not its queries', a bias not its weight's rows), or
+    its result has not d_v rows (it does not fit the head's rows of the stack)."""
+    def cell(X, W_v, W_q, W_k, b_v, b_q, b_k):
+        given = dict(zip(SIGNATURE[1:], (W_v, W_q, W_k, b_v, b_q, b_k)))
+        A, B, C, a, b, c = (given[name] for name in order)
+        if (C.shape[0] != B.shape[0] or a.shape[0] != A.shape[0] or b.shape[0] != B.shape[0]
+                or c.shape[0] != C.shape[0] or A.shape[0] != W_v.shape[0]):
+            return None
+        return trainable.scaled_dot_product_self_attention(X, A, B, C, a, b, c)
+    return cell
+
+
+CALL_HINT = ("exercise 08's parameters are (X, W_v, W_q, W_k, b_v, b_q, b_k), values first as "
+             "in the notebook: pass head.W_v, head.W_q, head.W_k, head.b_v, head.b_q, head.b_k "
+             "in that order.")
+
+
+def call_order_mistake(slug, *order, named_when_shared=False):
+    shown = ", ".join(("X",) + order)
+    return Mistake(slug, f"called exercise 08 as scaled_dot_product_self_attention({shown})",
+                   CALL_HINT, in_every_head(called_as(*order)), family="exercise_08_call_order",
+                   named_when_shared=named_when_shared)
+
+
+# The orders a student passes the head's parameters in: q, k, v (the order the projections are
+# written in), the weights or the biases alone so, two swapped. W_q and W_k swapped gives
+# queries.T @ keys on every input (scores_transposed), so it is named with it.
+CALL_ORDERS = [
+    call_order_mistake("called_q_k_v", "W_q", "W_k", "W_v", "b_q", "b_k", "b_v"),
+    call_order_mistake("called_weights_q_k_v", "W_q", "W_k", "W_v", "b_v", "b_q", "b_k"),
+    call_order_mistake("called_biases_q_k_v", "W_v", "W_q", "W_k", "b_q", "b_k", "b_v"),
+    call_order_mistake("called_W_v_W_q_swapped", "W_q", "W_v", "W_k", "b_q", "b_v", "b_k"),
+    call_order_mistake("called_W_v_W_k_swapped", "W_k", "W_q", "W_v", "b_k", "b_q", "b_v"),
+    call_order_mistake("called_k_v_q", "W_k", "W_v", "W_q", "b_k", "b_v", "b_q"),
+    call_order_mistake("called_W_q_W_k_swapped", "W_v", "W_k", "W_q", "b_v", "b_k", "b_q",
+                       named_when_shared=True),
+]
+
+
+def without(bias):
+    """One head with one bias left out (b_k alone changes nothing: softmax_cols takes away
+    b_k . q_n, the same for every key of query n's column)."""
+    def cell(X, W_v, W_q, W_k, b_v, b_q, b_k):
+        biases = {"b_v": b_v, "b_q": b_q, "b_k": b_k}
+        biases[bias] = torch.zeros_like(biases[bias])
+        return trainable.scaled_dot_product_self_attention(X, W_v, W_q, W_k, biases["b_v"],
+                                                           biases["b_q"], biases["b_k"])
+    return cell
+
+
+def multiplied_by_sqrt(X, W_v, W_q, W_k, b_v, b_q, b_k):
+    """One head with its scores multiplied by sqrt(d_k) instead of divided, its softmax_cols
+    max-subtracted as the kit's (exp of the notebook's scores times 2 overflows float32)."""
+    queries, keys, values = W_q @ X + b_q, W_k @ X + b_k, W_v @ X + b_v
+    return values @ torch.softmax(keys.T @ queries * math.sqrt(keys.shape[0]), dim=0)
+
+
+def scaled_after_softmax(X, W_v, W_q, W_k, b_v, b_q, b_k):
+    """One head with the scale applied to the weights, after softmax_cols."""
+    return ex08.attention(X, W_v, W_q, W_k, b_v, b_q, b_k, divisor=1.0) / math.sqrt(W_k.shape[0])
+
+
+def W_c_per_head(outputs, W_c):
+    """Each head multiplied by its own block of W_c's columns, the (D_out, N) products stacked
+    (W_c applied before the stacking instead of summing them: W_c @ stacked is their sum)."""
+    d_v = outputs[0].shape[0]
+    return torch.cat([W_c[:, h * d_v:(h + 1) * d_v] @ out for h, out in enumerate(outputs)],
+                     dim=0)
+
+
+def W_c_first_block(outputs, W_c):
+    """Each head multiplied by W_c's FIRST d_v columns (the offset h * d_v left out), summed."""
+    d_v = outputs[0].shape[0]
+    return sum(W_c[:, :d_v] @ out for out in outputs)
+
 
 MISTAKES = [
     Mistake("W_c_left_out", "left out W_c (returned the stacked heads)",
@@ -136,6 +227,9 @@ MISTAKES = [
             "the heads are d_v rows tall: head h goes into rows h * d_v to (h + 1) * d_v - 1 "
             "(xt::range(h * d_v, (h + 1) * d_v)); from row h they overlap.",
             heads_then(written_from_row_h)),
+    Mistake("last_head_left_out", "left out the last head (its rows of the stack stay 0)",
+            "loop over every head, h < heads.size(): each fills its d_v rows of the stack.",
+            heads_then(last_head_left_out)),
     Mistake("first_head_for_all", "ran the first head for every head",
             "each head has its own W_q, W_k, W_v and biases: use heads[h]'s for head h.",
             first_head_for_all),
@@ -143,6 +237,25 @@ MISTAKES = [
             "W_c is (D_out, num_heads * d_v): X_prime = W_c @ stacked, no transpose.",
             heads_then(lambda outputs, W_c: W_c.T @ torch.cat(outputs, dim=0)
                        if W_c.shape[0] == W_c.shape[1] else None)),
+    Mistake("W_c_per_head_stacked", "multiplied each head by its block of W_c and stacked the "
+            "products (W_c applied before stacking)",
+            "stack the heads first, then one product: X_prime = W_c @ stacked, (D_out, N). "
+            "Per head, the blocks' products are summed, not stacked.",
+            heads_then(W_c_per_head)),
+    Mistake("W_c_first_block", "multiplied every head by W_c's first d_v columns",
+            "head h meets W_c's columns h * d_v to (h + 1) * d_v - 1: stack the heads and "
+            "compute W_c @ stacked.",
+            heads_then(W_c_first_block)),
+    Mistake("scaled_after_softmax", "in every head: divided the attention weights by "
+            "sqrt(d_k) after softmax_cols",
+            "the scale belongs inside the softmax: softmax_cols(K.T @ Q / sqrt(d_k)); divided "
+            "afterwards, the columns of the weights no longer sum to 1.",
+            in_every_head(scaled_after_softmax)),
+    Mistake("multiplied_by_sqrt", "in every head: multiplied the scores by sqrt(d_k) instead "
+            "of dividing",
+            "divide the scores by sqrt(d_k): softmax_cols(K.T @ Q / sqrt(d_k)).",
+            in_every_head(multiplied_by_sqrt)),
+    *CALL_ORDERS[:-1],
     Mistake("sqrt_of_D", "in every head: divided by sqrt(D), the model's size, instead of "
             "sqrt(d_k)",
             "each head's keys are d_k = K.shape(0) long (D / num_heads in the notebook): "
@@ -150,6 +263,12 @@ MISTAKES = [
             in_every_head(sqrt_of_D)),
     *(replace(mistake, name=f"in every head: {mistake.name}", wrong=in_every_head(mistake.wrong))
       for mistake in ex08.FULL if mistake.slug in FROM_08),
+    # After forgot_bias: with one token b_q changes nothing, and the two are one answer.
+    Mistake("forgot_b_q", "in every head: left out b_q (queries = W_q X)",
+            "queries = W_q X + b_q: add the head's query bias.", in_every_head(without("b_q"))),
+    Mistake("forgot_b_v", "in every head: left out b_v (values = W_v X)",
+            "values = W_v X + b_v: add the head's value bias.", in_every_head(without("b_v"))),
+    CALL_ORDERS[-1],
 ]
 
 
@@ -246,6 +365,12 @@ def record(exercise):
     exercise.drawn("three_heads", kind(3), seeded + ", three heads, nine tokens, W_c (5, 6)",
                    drawn_heads(3, (5, (2, 10)), (3, (1, 6)), (2, (1, 6)), (9, (1, 12))),
                    seed=2102)
+    # Three heads with d_v = d_k: exercise 08 called with its parameters in another order
+    # runs only where the values have the queries' size, and is named here apart from the
+    # notebook's two heads.
+    exercise.drawn("three_heads_same_sizes", kind(3),
+                   seeded + ", three heads of d_k = d_v = 3, seven tokens, W_c (6, 9)",
+                   drawn_heads(3, (6, (2, 10)), (3, (2, 6)), None, (7, (2, 12))), seed=2106)
     exercise.drawn("values_wider", kind(H), seeded + ", d_v = 5 != d_k = 2",
                    drawn_heads(H, (6, (2, 10)), (2, (1, 6)), (5, (1, 6)), (4, (1, 12))),
                    seed=2103)

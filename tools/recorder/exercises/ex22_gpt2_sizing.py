@@ -6,6 +6,10 @@ and each feature); its parameters, memory and FLOPs counted exactly (int64 golde
 
 No case stores a GPT-2-width tensor: the module comes from attn::HashedUniform(init_seed) and
 x from init.hashed_uniform(x_seed, "x", ...), which C++ computes alike (test_init).
+The byte and FLOP counts also have cases past 2^31 and 2^32 (a batch of 64, a 30,000-token
+context, a 128,000-token mask, GPT-2 medium's width; drawn ones too, hidden sets included), so
+a count multiplied in int or unsigned fails, and their accounting slips are named: a float64
+width, the batch or the heads left out, the causal half, the projections left out.
 Reproduced (check_printed): 002 In [11]'s counts, W_query 590,592 and the total 2,362,368
 (qkv_bias=True); 001 In [39]'s module (qkv_bias=False) has 2,360,064."""
 
@@ -69,17 +73,29 @@ LAYER_MISTAKES = [
 ]
 
 
+# qkv_bias ignored, as two mistakes: the projections built always without biases (wrong
+# only where qkv_bias is True) and always with them (wrong only where it is False). As one
+# mistake "not qkv_bias", the case where the student's layer is right would contradict it.
+QKV_BIAS_HINT = ("pass qkv_bias on to MultiHeadAttention: GPT-2 uses biases in W_query, W_key, "
+                 "W_value; the book's solution does not.")
+QKV_BIAS_IGNORED = [
+    ("qkv_bias_ignored_false", "qkv_bias ignored (W_query, W_key, W_value built without "
+     "biases although qkv_bias is true)", QKV_BIAS_HINT, False),
+    ("qkv_bias_ignored_true", "qkv_bias ignored (W_query, W_key, W_value built with biases "
+     "although qkv_bias is false)", QKV_BIAS_HINT, True),
+]
+
+
 def layer_mistakes(output_of):
     """The wrong layers as mistakes of a forward kind whose outputs are output_of(context)."""
     mistakes = [Mistake(slug, name, hint,
                         lambda s, xs, b, T, d, bias, changed=changed: output_of(
                             layer_forward(s, xs, b, T, d, bias, **changed)))
                 for slug, name, hint, changed in LAYER_MISTAKES]
-    mistakes.append(Mistake(
-        "qkv_bias_ignored", "qkv_bias ignored (the projections always with, or without, biases)",
-        "pass qkv_bias on to MultiHeadAttention: GPT-2 uses biases in W_query, W_key, W_value; "
-        "the book's solution does not.",
-        lambda s, xs, b, T, d, bias: output_of(layer_forward(s, xs, b, T, d, not bias))))
+    mistakes += [Mistake(slug, name, hint,
+                         lambda s, xs, b, T, d, bias, built=built: output_of(
+                             layer_forward(s, xs, b, T, d, built)) if bias != built else None)
+                 for slug, name, hint, built in QKV_BIAS_IGNORED]
     return mistakes
 
 
@@ -122,16 +138,21 @@ def layer_sizes(qkv_bias, **changed):
 
 # At GPT-2 width the forward's first-order error bound is loose (its tolerance ~ 8e-3 on
 # values ~0.5), so a wrong layer fails the forward cases ~5 tolerances off, too close to be
-# named; the sizes of the layer name the mistake exactly.
+# named; the sizes of the layer name the mistake exactly. The test, not the student, fills
+# the sizes vector, so no loop slip is a mistake of it: the kind's function returns a dict
+# (one output by name), which the loop slips leave alone. (With them, qkv_bias ignored at
+# qkv_bias=True, [.., 0], was "last element never filled" too, and named neither.)
 SIZES = Kind(
-    name="gpt2_layer_sizes", inputs=("qkv_bias",), outputs=("sizes",), function=layer_sizes,
-    scale=None, reduction=None,
+    name="gpt2_layer_sizes", inputs=("qkv_bias",), outputs=("sizes",),
+    function=lambda bias: {"sizes": layer_sizes(bias)}, scale=None, reduction=None,
     mistakes=lambda *arguments: [
-        *(Mistake(slug, name, hint, lambda bias, changed=changed: layer_sizes(bias, **changed))
+        *(Mistake(slug, name, hint,
+                  lambda bias, changed=changed: {"sizes": layer_sizes(bias, **changed)})
           for slug, name, hint, changed in LAYER_MISTAKES),
-        Mistake("qkv_bias_ignored", "qkv_bias ignored", "pass qkv_bias on to "
-                "MultiHeadAttention: GPT-2 uses biases in W_query, W_key, W_value; the book's "
-                "solution does not.", lambda bias: layer_sizes(1 - bias))])
+        *(Mistake(slug, name, hint, lambda bias, built=built:
+                  {"sizes": layer_sizes(int(built))} if bias != int(built) else None)
+          for slug, name, hint, built in QKV_BIAS_IGNORED)],
+    derive=lambda made: made)
 
 
 # ---- the counts ----------------------------------------------------------------------------
@@ -184,10 +205,21 @@ MODULE_COUNT = Kind(
                 "the mask is a buffer (register_buffer), not a parameter: leave it out.",
                 lambda d_in, d_out, cl, heads, bias: int64(
                     module_count(d_in, d_out, cl, heads, bias) + cl * cl)),
+        Mistake("qkv_biases_left_out", "the biases of W_query, W_key and W_value left out",
+                "with qkv_bias=True the three projections have a bias each: d_out more "
+                "parameters apiece.", count_without("W_query.bias", "W_key.bias", "W_value.bias")),
         Mistake("weights_only", "the biases left out",
                 "count the biases too: out_proj's always, the projections' with qkv_bias.",
                 count_without("W_query.bias", "W_key.bias", "W_value.bias", "out_proj.bias")),
     ])
+
+
+# The accounting slips of the byte counts. Each is a plain factor of the answer, so a case
+# names one only where its factor differs from every other's (batch 2 and float64's 8 bytes:
+# x1/2 and x2; batch 4 and values, not bytes: both x1/4, named by neither there).
+FLOAT64_WIDTH = ("float64_width", "8 bytes a value (float64, double), not float32's 4",
+                 "the tensors are float32, as PyTorch's default: sizeof(float) = 4 bytes a "
+                 "value, not sizeof(double).")
 
 
 def score_bytes(batch, num_heads, T):
@@ -201,12 +233,19 @@ SCORE_BYTES = Kind(
         Mistake("values_not_bytes", "counted values, not bytes",
                 "a float32 value takes 4 bytes (sizeof(float)): multiply the count by 4.",
                 lambda b, h, T: int64(b * h * T * T)),
-        Mistake("heads_left_out", "the heads left out",
+        Mistake(*FLOAT64_WIDTH, lambda b, h, T: int64(b * h * T * T * 8)),
+        Mistake("batch_left_out", "the batch left out (one sequence's scores)",
+                "every sequence of the batch has its own scores: (B, num_heads, T, T), "
+                "so multiply by batch too.", lambda b, h, T: int64(h * T * T * 4) if b > 1 else None),
+        Mistake("heads_left_out", "one head's scores only (num_heads left out)",
                 "every head has its own (T, T) scores: (B, num_heads, T, T).",
                 lambda b, h, T: int64(b * T * T * 4) if h > 1 else None),
         Mistake("t_not_squared", "T instead of T * T",
                 "a score for every pair of tokens: T * T per head.",
                 lambda b, h, T: int64(b * h * T * 4) if T > 1 else None),
+        Mistake("causal_half", "only the causal half counted (T (T + 1) / 2 scores a head)",
+                "the mask hides the future, but the tensor still holds every score: T * T "
+                "a head, masked ones too.", lambda b, h, T: int64(b * h * (T * (T + 1) // 2) * 4)),
     ])
 
 
@@ -221,9 +260,13 @@ MASK_BYTES = Kind(
         Mistake("values_not_bytes", "counted values, not bytes",
                 "the buffer is float32 (torch.ones): 4 bytes a value.",
                 lambda cl: int64(cl * cl)),
+        Mistake(*FLOAT64_WIDTH, lambda cl: int64(cl * cl * 8)),
         Mistake("upper_triangle_only", "counted only the ones above the diagonal",
                 "the buffer stores every entry of the (context_length, context_length) "
                 "matrix, zeros too.", lambda cl: int64(cl * (cl - 1) // 2 * 4)),
+        Mistake("causal_half", "counted only the lower triangle (the causal half)",
+                "the buffer stores every entry of the (context_length, context_length) "
+                "matrix, both triangles.", lambda cl: int64(cl * (cl + 1) // 2 * 4)),
     ])
 
 
@@ -232,14 +275,29 @@ def flops(d_in, d_out, context_length, num_heads, qkv_bias, batch, T):
     return int64(2 * batch * T * (3 * d_in * d_out + d_out * d_out) + 4 * batch * T * T * d_out)
 
 
-def flops_without(projections=3, attention=2, out_proj=1, per_multiply_add=2, head_dim=None):
-    def wrong(d_in, d_out, context_length, num_heads, qkv_bias, batch, T):
+def flops_without(projections=3, attention=2, out_proj=1, per_multiply_add=2, head_dim=None,
+                  batch=None, heads=None, pairs=None):
+    """The step-by-step count with a slip: a number of products, a size or the FLOPs per
+    multiply-add changed. `pairs(T)`: the (query, key) pairs each attention product covers
+    (T * T; the causal half T (T + 1) / 2); `batch`, `heads`: the B and num_heads used."""
+    def wrong(d_in, d_out, context_length, num_heads, qkv_bias, B, T):
         hd = d_out // num_heads if head_dim is None else head_dim(d_in, d_out, num_heads)
-        products = (projections * batch * T * d_in * d_out
-                    + attention * batch * num_heads * T * T * hd
-                    + out_proj * batch * T * d_out * d_out)
+        b = B if batch is None else batch
+        h = num_heads if heads is None else heads
+        attended = T * T if pairs is None else pairs(T)
+        products = (projections * b * T * d_in * d_out
+                    + attention * b * h * attended * hd
+                    + out_proj * b * T * d_out * d_out)
         return int64(per_multiply_add * products)
     return wrong
+
+
+def attention_flops_halved(d_in, d_out, context_length, num_heads, qkv_bias, B, T):
+    """Both attention products, each at 1 FLOP a multiply-add: the same number as one of
+    them at 2 (flops_without(attention=1)), so one mistake names both."""
+    hd = d_out // num_heads
+    return int64(2 * (3 * B * T * d_in * d_out + B * T * d_out * d_out)
+                 + 1 * 2 * B * num_heads * T * T * hd)
 
 
 FLOPS = Kind(
@@ -256,12 +314,37 @@ FLOPS = Kind(
         Mistake("one_projection", "one projection counted instead of three",
                 "queries, keys and values are three products of (B * T, d_in) @ (d_in, d_out).",
                 flops_without(projections=1)),
-        Mistake("attention_once", "the attention counted once (scores or weights @ values)",
-                "two products per head: queries @ keys.T for the scores AND weights @ values.",
-                flops_without(attention=1)),
+        Mistake("projections_left_out", "the query, key and value projections left out",
+                "x goes through W_query, W_key and W_value first: three products of "
+                "(B * T, d_in) @ (d_in, d_out).", flops_without(projections=0)),
+        Mistake("linear_layers_left_out", "only the attention counted (the four Linear "
+                "layers' products left out)",
+                "the projections and out_proj are matrix products too: 3 of (B * T, d_in) @ "
+                "(d_in, d_out) and 1 of (B * T, d_out) @ (d_out, d_out).",
+                flops_without(projections=0, out_proj=0)),
+        # One attention product left out, or both at 1 FLOP a multiply-add: the same number
+        # on every case, so the name covers both.
+        Mistake("attention_halved", "the attention's FLOPs halved: one of its two products "
+                "left out, or the multiply-add's x2 dropped on them",
+                "two products per head, queries @ keys.T for the scores AND weights @ values, "
+                "each 2 FLOPs per multiply-add.", attention_flops_halved),
         Mistake("head_dim_as_d_out", "each head's attention counted at d_out, not head_dim",
                 "a head's queries and keys have head_dim = d_out / num_heads features.",
                 flops_without(head_dim=lambda d_in, d_out, heads: d_out)),
+        Mistake("one_head_only", "the attention of one head only (num_heads left out)",
+                "every head does its own two attention products: multiply them by "
+                "B * num_heads.",
+                lambda *a: flops_without(heads=1)(*a) if a[3] > 1 else None),
+        Mistake("batch_left_out", "the batch left out (one sequence's FLOPs)",
+                "every sequence of the batch goes through every product: the projections and "
+                "out_proj have B * T rows, and the attention runs B * num_heads times.",
+                lambda *a: flops_without(batch=1)(*a) if a[5] > 1 else None),
+        Mistake("causal_half", "the attention counted over the causal half only "
+                "(T (T + 1) / 2 pairs a head)",
+                "the module computes every score, masked ones too, and multiplies the whole "
+                "(T, T) weights by the values: count T * T pairs a head.",
+                lambda *a: flops_without(pairs=lambda T: T * (T + 1) // 2)(*a) if a[6] > 1
+                else None),
     ])
 
 
@@ -300,6 +383,27 @@ def record(exercise):
     exercise.notebook("notebook_small_flops", FLOPS, "ch03.ipynb In [38]'s module (d_in 3, "
                       "d_out 2, 2 heads) on its batch", d_in=3, d_out=2, context_length=6,
                       num_heads=2, qkv_bias=0, batch=2, T=6)
+    # Counts past 2^31 and 2^32, so that 32-bit arithmetic (an int or unsigned anywhere in
+    # the product) fails: between the two an int wraps negative and an unsigned does not;
+    # past 2^32 both wrap. No count is a multiple of 2^32, which a 32-bit count would wrap to
+    # exactly 0: the number of "returned all zeros".
+    exercise.notebook("gpt2_batch_64_scores", SCORE_BYTES, f"{gpt2}: a batch of 64 "
+                      "1024-token sequences (3.2 GB of scores, past 2^31)",
+                      batch=64, num_heads=12, T=1024)
+    exercise.notebook("long_context_scores", SCORE_BYTES, f"{gpt2}: 12 heads on a long "
+                      "context of 30000 tokens (43 GB of scores, past 2^32)",
+                      batch=1, num_heads=12, T=30_000)
+    exercise.notebook("mask_24k", MASK_BYTES, f"{gpt2}: the mask of a 24,576-token context "
+                      "(2.4 GB, past 2^31)", context_length=24_576)
+    exercise.notebook("mask_128k", MASK_BYTES, f"{gpt2}: the mask of a 128000-token context "
+                      "(65 GB, past 2^32)", context_length=128_000)
+    # (GPT-2 small's FLOPs are 15 * 2^29 a sequence: at a batch of 8 or 16 a 32-bit count
+    # wraps them to exactly 0. One forward of one sequence, notebook_flops, already passes
+    # 2^32; flops_large, drawn, has a large batch.)
+    exercise.notebook("gpt2_medium_flops", FLOPS, f"{gpt2} at GPT-2 medium's width (d_in = "
+                      "d_out = 1024, 16 heads) on a batch of 3 sequences of 1000 tokens",
+                      d_in=1024, d_out=1024, context_length=1024, num_heads=16, qkv_bias=1,
+                      batch=3, T=1000)
 
     def sizes(**fixed):
         """make(draw): integer inputs drawn in hidden sets from (public, (low, high))."""
@@ -318,6 +422,24 @@ def record(exercise):
                    sizes(d_in=(10, (2, 64)), d_out=(12, (4, 4)), context_length=(50, (50, 50)),
                          num_heads=(4, (2, 2)), qkv_bias=(1, (0, 1)), batch=(3, (1, 4)),
                          T=(20, (2, 50))))
+    # Past 2^32 in the hidden sets too: T and context_length odd, so that no drawn size wraps
+    # a 32-bit count to exactly 0.
+    exercise.drawn("scores_large", SCORE_BYTES, f"{gpt2} at a large batch and a long context",
+                   lambda draw: {"batch": draw.size(6, (2, 64)),
+                                 "num_heads": draw.size(16, (8, 96)),
+                                 "T": draw.size(20_001, (10_000, 40_000)) | 1})
+    exercise.drawn("mask_long", MASK_BYTES, f"{gpt2} at a long context",
+                   lambda draw: {"context_length": draw.size(40_001, (33_000, 200_000)) | 1})
+
+    def large_flops(draw):
+        heads, head_dim = draw.size(4, (2, 8)), draw.size(32, (16, 64))
+        T = draw.size(701, (512, 1024)) | 1
+        return {"d_in": draw.size(48, (16, 256)), "d_out": heads * head_dim,
+                "context_length": T, "num_heads": heads, "qkv_bias": draw.size(1, (0, 1)),
+                "batch": draw.size(300, (256, 1024)), "T": T}
+
+    exercise.drawn("flops_large", FLOPS, f"{gpt2} at other sizes, on a large batch",
+                   large_flops)
 
     for bias in (0, 1):
         exercise.notebook(f"layer_sizes_qkv_bias_{bias}", SIZES,

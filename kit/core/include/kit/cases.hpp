@@ -20,6 +20,7 @@
 #include "attn/tensor.hpp"
 #include "kit/any_tensor.hpp"
 #include "kit/golden_store.hpp"
+#include "kit/laws.hpp"
 #include "kit/student_code.hpp"
 
 #include <xtensor/xtensor.hpp>
@@ -46,12 +47,25 @@ public:
 
     // The float32 input `name` of this case, of rank N. Its shape is remembered: a call that
     // throws names the shapes of its arguments.
+    // In a law's variant (serve_variant_of), an input the law changes comes changed.
     template <std::size_t N>
     xt::xtensor<float, N> input(const std::string& name) {
-        auto tensor = store_.load_as<float, N>(input_path(name));
+        return made_input<N>(name, store_.load_as<float, N>(input_path(name)));
+    }
+
+    // `tensor`, an input the case makes itself rather than loads (from a seed), under the
+    // name `name`: remembered like input(), and changed like it in a law's variant.
+    template <std::size_t N>
+    xt::xtensor<float, N> made_input(const std::string& name, xt::xtensor<float, N> tensor) {
+        if (variant_ && law_changes(*variant_, name)) {
+            tensor = law_input(*variant_, float_tensor(tensor));
+        }
         loaded_.push_back({name, shape_string(tensor.shape())});
         return tensor;
     }
+
+    // From now on, serve the inputs as `law`'s variant sees them (kit/laws.hpp).
+    void serve_variant_of(const case_law& law) { variant_ = &law; }
 
     // integer(name) as a size or count (num_heads, context_length, T); the recorder stores
     // none below 0.
@@ -94,9 +108,30 @@ public:
         return value;
     }
 
+    // run() twice on the same inputs, then hands the two results on as the outputs `name` and
+    // `again_name` (through on_repeated) and returns the first. For code whose threads could
+    // share memory (the GPU track's kernels): the GoogleTest layer fails a case whose two
+    // results differ bit for bit, as a race, before comparing each with its golden.
+    template <class Call>
+    auto result_twice(const std::string& name, const std::string& again_name, const char* call_text,
+                      const char* file, int line, Call&& call) {
+        auto first = run(call_text, file, line, call);
+        auto again = run(call_text, file, line, call);
+        on_repeated(name, again_name, call_text, file, line, to_any_tensor(first),
+                    to_any_tensor(again));
+        return first;
+    }
+
 protected:
     virtual void on_result(const std::string& name, const std::string& call, const char* file,
                            int line, const any_tensor& value) = 0;
+    // The two results of result_twice: by default each is handed on as its output.
+    virtual void on_repeated(const std::string& name, const std::string& again_name,
+                             const std::string& call, const char* file, int line,
+                             const any_tensor& first, const any_tensor& again) {
+        on_result(name, call, file, line, first);
+        on_result(again_name, call, file, line, again);
+    }
     // `stub`: what threw was attn::not_implemented, an untouched stub.
     virtual void on_throw(const std::string& failure, bool stub, const char* file, int line) = 0;
 
@@ -106,7 +141,8 @@ protected:
 private:
     std::string input_path(const std::string& name) const;
 
-    std::vector<argument> loaded_;  // the inputs loaded so far, in order
+    std::vector<argument> loaded_;       // the inputs loaded so far, in order
+    const case_law* variant_ = nullptr;  // the law whose variant this is, or none
 };
 
 // The float32 inputs of `entry` whose names start with `prefix`, the prefix taken off: a
@@ -147,6 +183,12 @@ void run_case(const case_kind& kind, case_context& context);
 // that result, so a further output can be computed from it.
 #define ATTN_RESULT(name, call) \
     the_case.result(name, #call, __FILE__, __LINE__, [&] { return call; })
+
+// One call of the code under test run twice on the same inputs, its results the case's outputs
+// `name` and `again_name` (each with its golden); evaluates to the first result. A result that
+// differs between the two runs fails as "results differ from run to run" (kit/testing.hpp).
+#define ATTN_RESULT_TWICE(name, again_name, call) \
+    the_case.result_twice(name, again_name, #call, __FILE__, __LINE__, [&] { return call; })
 
 // One call of the code under test whose result is not an output itself (a module, whose
 // parameters and forward are): evaluates to it. A throw is reported as ATTN_RESULT's.

@@ -61,6 +61,16 @@ struct golden_file {
     float init_low = 0.0f, init_high = 0.0f;
 };
 
+// A law a case's output must obey whatever its values (kit/laws.hpp), from MANIFEST.json's
+// "laws" of the case: checked by running the case again on its inputs changed (a variant).
+struct case_law {
+    std::string name;                 // "causal", "order", "batch" or "heads"
+    std::vector<std::string> inputs;  // the inputs the variant changes: {"x"}
+    std::size_t input_axis = 0;       // their token axis (causal), or batch or head axis
+    std::string output;               // the output the law is about: "context"
+    std::size_t output_axis = 0;      // its token, batch or head axis
+};
+
 // One case: `path` is "<exercise folder>/<case name>", e.g. "01_dot_scores/notebook_journey".
 struct case_entry {
     std::string path;
@@ -69,6 +79,7 @@ struct case_entry {
     std::string source;
     std::vector<std::string> inputs;    // names, in call order: {"inputs", "query"}
     std::vector<std::string> expected;  // output names: {"scores"}
+    std::vector<case_law> laws = {};    // laws its outputs obey (kit/laws.hpp); often none
 
     std::string name() const { return path.substr(path.rfind('/') + 1); }
     std::string file(const std::string& stem) const { return path + "/" + stem + ".npy"; }

@@ -3,6 +3,9 @@
 // The runner compares nothing: for each case it writes every output as
 // OUT/<case path>/<output>.npy, or the one-line failure of a call that threw as
 // OUT/<case path>/error.txt. The judge (kit/judge.hpp), which links no student code, decides.
+// A case with laws (kit/laws.hpp) whose own call did not throw runs again once per law, on
+// that law's variant of its inputs, and writes the law's output as
+// OUT/<case path>/law.<law>.<output>.npy (or the call's failure as law.<law>.error.txt).
 // Before each case it writes the case's path to OUT/current-case, so that after a crash or a
 // time-out the grader knows which case was running (never evidence for a verdict: the code
 // under test could write it too; it only chooses which cases run again).

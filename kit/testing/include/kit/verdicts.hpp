@@ -27,7 +27,8 @@ namespace attn::kit {
 
 // What the kit knows of a failure beyond its text.
 struct failure_facts {
-    // "mismatch" (a result differs from its golden), "threw" (the code under test threw),
+    // "mismatch" (a result differs from its golden), "law" (a law of the case is broken,
+    // kit/laws.hpp; output: "law.causal.context"), "threw" (the code under test threw),
     // "not_implemented" (it is still the stub), "check" (an argument check failed), "kit" (the
     // case set or a test file is broken); a failure the kit did not note is an "assertion".
     std::string kind;
