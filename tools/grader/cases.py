@@ -30,8 +30,9 @@ def private_copy(cases: Path, target: Path) -> Path:
     return target
 
 
-# What a runner reads of a case: its kind and the names of its inputs and outputs.
-RUNNER_CASE_KEYS = ("exercise", "kind", "inputs", "expected")
+# What a runner reads of a case: its kind, the names of its inputs and outputs, and the laws
+# whose variants it runs (kit/laws.hpp: which input changes how; nothing of the answers).
+RUNNER_CASE_KEYS = ("exercise", "kind", "inputs", "expected", "laws")
 
 
 def inputs_only(cases: Path, target: Path, exercise: str) -> Path:
@@ -49,7 +50,8 @@ def inputs_only(cases: Path, target: Path, exercise: str) -> Path:
     runner_manifest = {
         "format_version": data["format_version"], "tolerance": data["tolerance"],
         "case_set": "graded",
-        "cases": {path: {key: case[key] for key in RUNNER_CASE_KEYS} | {"source": ""}
+        "cases": {path: {key: case[key] for key in RUNNER_CASE_KEYS if key in case}
+                  | {"source": ""}
                   for path, case in data["cases"].items() if case["exercise"] == exercise},
         "files": inputs}
     (target / "MANIFEST.json").write_text(json.dumps(runner_manifest, indent=1),
