@@ -151,6 +151,15 @@ class NamesCheckedAcrossCasesTest(unittest.TestCase):
         checked = reports.names_checked_across_cases(cases)
         self.assertEqual([case.mistake for case in checked], [case.mistake for case in cases])
 
+    def test_a_twin_of_another_dim_ruled_out_leaves_the_name(self):
+        # Code that always normalises rows passes the dim=-1 case, which rules out the dim=-1
+        # twin of the mistake it makes on dim=0: another computation, not a contradiction.
+        wrong = self.failed("softmax.cols", "wrong axis (dim=-1 instead of dim=0)")
+        passed = reports.TestVerdict("softmax.rows", "NN_x/rows", "passed", (),
+                                     ("wrong axis (dim=0 instead of dim=-1)",))
+        checked = reports.names_checked_across_cases([wrong, passed])
+        self.assertEqual(checked[0].mistake, "wrong axis (dim=-1 instead of dim=0)")
+
 
 if __name__ == "__main__":
     sys.exit(0 if unittest.main(exit=False).result.wasSuccessful() else 1)

@@ -18,8 +18,6 @@ import threading
 import time
 from pathlib import Path
 
-from kitcli.reports import family as mistake_family
-
 from . import cases as casesets
 from . import gradescope, kitbuild, reports, submission
 from .rubric import Rubric
@@ -501,12 +499,11 @@ class Grader:
         by_case = {v["case"]: v for v in verdicts}
         # As tools/kit does: a name that another case of the same function rules out is a
         # coincidence of a small case, and the shape of the error is said instead.
-        ruled_out = {(v.get("kind", ""), mistake_family(name)) for v in verdicts
+        ruled_out = {(v.get("kind", ""), name) for v in verdicts
                      for o in v.get("outputs", []) for name in o.get("ruled_out", [])}
 
         def checked(output, kind):
-            if not output.get("mistake") or \
-                    (kind, mistake_family(output["mistake"])) not in ruled_out:
+            if not output.get("mistake") or (kind, output["mistake"]) not in ruled_out:
                 return output
             return {**output, "mistake": "", "hint": ""}
 

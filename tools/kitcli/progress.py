@@ -9,6 +9,7 @@ from ctest's JUnit file and the verdict streams (see reports.py), never from con
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from typing import NamedTuple
 
@@ -87,7 +88,7 @@ def missing_report_reason(kit: Kit, ex: dict, result: reports.CtestResult | None
 def mistake_family(case: reports.TestVerdict) -> str | None:
     """The mistake a failing test names, whatever the dim the case passed ("softmax over
     the wrong axis (dim=1 instead of dim=…)"): the same slip on every case, or None."""
-    return reports.family(case.mistake) if case.mistake else None
+    return re.sub(r"dim=-?\d+", "dim=…", case.mistake) if case.mistake else None
 
 
 def in_reading_order(cases: list) -> list:

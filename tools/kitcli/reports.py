@@ -17,7 +17,6 @@ parses GoogleTest's text.
 from __future__ import annotations
 
 import json
-import re
 import xml.etree.ElementTree as ElementTree
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -166,23 +165,19 @@ def read_verdicts(path: Path) -> VerdictStream | None:
     return VerdictStream(names_checked_across_cases(tests), finished, running, signal)
 
 
-def family(mistake: str) -> str:
-    """A mistake's name whatever the dim the case passed ("softmax over the wrong axis
-    (dim=1 instead of dim=…)"): the same slip on every case."""
-    return re.sub(r"dim=-?\d+", "dim=…", mistake)
-
-
 def names_checked_across_cases(tests: list) -> list:
     """The tests with every name another case contradicts taken back. A result that equals a
     recorded mistake on one case may do so by coincidence (a tiny case where two slips give the
     same numbers); where another case of the same function recorded that mistake too and the
     result there is not it, the student did not make it. Such a failure says what the shape of
-    its error is instead (its diagnosis), if anything."""
-    ruled_out = {(test.kind, family(name)) for test in tests for name in test.ruled_out}
+    its error is instead (its diagnosis), if anything. Names are compared whole: "softmax over
+    the wrong axis (dim=0 instead of dim=-1)" is another computation than its dim=-1 twin, and
+    code that always normalises rows makes the one and not the other."""
+    ruled_out = {(test.kind, name) for test in tests for name in test.ruled_out}
     checked = []
     for test in tests:
         failures = tuple(
-            failure if not failure.mistake or (test.kind, family(failure.mistake)) not in ruled_out
+            failure if not failure.mistake or (test.kind, failure.mistake) not in ruled_out
             else without_name(failure) for failure in test.failures)
         checked.append(replace(test, failures=failures))
     return checked
