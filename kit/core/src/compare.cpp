@@ -118,26 +118,6 @@ std::vector<std::size_t> multi_index(std::size_t flat, const std::vector<std::si
     return index;
 }
 
-// "[4, 1]": a flat position as a student would index it.
-std::string index_string(std::size_t flat, const std::vector<std::size_t>& shape) {
-    const auto index = multi_index(flat, shape);
-    std::ostringstream out;
-    out << '[';
-    for (std::size_t d = 0; d < index.size(); ++d) out << (d ? ", " : "") << index[d];
-    out << ']';
-    return out.str();
-}
-
-// A number as a message shows it: 6 significant digits, and nan / inf / -inf as Python
-// prints them (printf writes "-nan" for a nan with its sign bit set).
-std::string number(double value) {
-    if (std::isnan(value)) return "nan";
-    if (std::isinf(value)) return value < 0 ? "-inf" : "inf";
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%.6g", value);
-    return buffer;
-}
-
 std::string times(double ratio, bool exact) {
     if (exact) return "must be equal";
     if (!std::isfinite(ratio)) return "nan or inf is never within tolerance";
@@ -164,11 +144,11 @@ std::string tolerance_line(const expected_golden& golden) {
     if (golden.tensor.index() != 0)
         return "\n  " + dtype_name(golden.tensor) + " values must be equal";
     const auto& t = golden.tolerance;
-    std::string line =
-        "\n  tolerance: |got - expected| <= atol + rtol * scale with atol = " + number(t.atol) +
-        ", rtol = " + number(t.rtol) + " (sums of length " + std::to_string(t.reduction) +
-        "; scale = the magnitude of what was summed)";
-    if (t.factor != 1.0) line += ", times " + number(t.factor) + ": " + t.reason;
+    std::string line = "\n  tolerance: |got - expected| <= atol + rtol * scale with atol = " +
+                       message_number(t.atol) + ", rtol = " + message_number(t.rtol) +
+                       " (sums of length " + std::to_string(t.reduction) +
+                       "; scale = the magnitude of what was summed)";
+    if (t.factor != 1.0) line += ", times " + message_number(t.factor) + ": " + t.reason;
     return line;
 }
 
@@ -255,13 +235,14 @@ comparison compare(const any_tensor& actual, const expected_golden& expected) {
     verdict.differing = mismatches.size();
     verdict.worst = {{multi_index(worst->flat_index, expected_shape), worst->actual,
                       worst->expected, worst->times_tolerance}};
-    const std::string got_and_expected = "got " + number(worst->actual) + ", expected " +
-                                         number(worst->expected) + " (" +
+    const std::string got_and_expected = "got " + message_number(worst->actual) + ", expected " +
+                                         message_number(worst->expected) + " (" +
                                          times(worst->times_tolerance, allowed_rule.exact()) + ")";
     std::ostringstream details;
     details << "\n  shape: " << shape_string(expected_shape) << " as expected"
             << tolerance_line(expected);
-    const std::string got_beyond = "got " + number(worst->actual) + ", beyond the tolerance";
+    const std::string got_beyond =
+        "got " + message_number(worst->actual) + ", beyond the tolerance";
     if (expected_shape.empty()) {  // a 0-d value: no position to name, no list to show
         verdict.reason = got_and_expected;
         verdict.withheld_reason = got_beyond;
@@ -271,15 +252,15 @@ comparison compare(const any_tensor& actual, const expected_golden& expected) {
     const std::string where = std::to_string(mismatches.size()) + " of " +
                               std::to_string(values_of(expected.tensor).size()) +
                               " values differ; worst at " +
-                              index_string(worst->flat_index, expected_shape) + ": ";
+                              index_text(worst->flat_index, expected_shape) + ": ";
     verdict.reason = where + got_and_expected;
     verdict.withheld_reason = where + got_beyond;
     details << "\n  first mismatches:";
     for (std::size_t i = 0; i < mismatches.size() && i < mismatches_listed; ++i) {
         const auto& m = mismatches[i];
-        details << "\n    " << index_string(m.flat_index, expected_shape) << " got "
-                << number(m.actual) << ", expected " << number(m.expected) << ", |diff| "
-                << number(std::abs(m.actual - m.expected));
+        details << "\n    " << index_text(m.flat_index, expected_shape) << " got "
+                << message_number(m.actual) << ", expected " << message_number(m.expected)
+                << ", |diff| " << message_number(std::abs(m.actual - m.expected));
     }
     if (mismatches.size() > mismatches_listed) {
         details << "\n    ... and " << mismatches.size() - mismatches_listed << " more";

@@ -1,6 +1,8 @@
 // kit/core/src/error_shape.cpp — the shape of got − expected, as a teacher would read it.
 #include "kit/error_shape.hpp"
 
+#include "kit/torch_format.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -15,14 +17,6 @@ namespace {
 namespace error_shape {
 
 constexpr std::size_t most_listed = 4;  // values or positions a sentence lists
-
-std::string number(double value) {
-    if (std::isnan(value)) return "nan";
-    if (std::isinf(value)) return value < 0 ? "-inf" : "inf";
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%.4g", value);
-    return buffer;
-}
 
 std::string integer_text(double value) {
     char buffer[32];
@@ -40,14 +34,6 @@ std::vector<std::size_t> strides_of(const std::vector<std::size_t>& shape) {
     std::vector<std::size_t> strides(shape.size(), 1);
     for (std::size_t d = shape.size(); d-- > 1;) strides[d - 1] = strides[d] * shape[d];
     return strides;
-}
-
-std::string index_string(std::size_t flat, const std::vector<std::size_t>& shape) {
-    std::vector<std::string> parts;
-    const auto strides = strides_of(shape);
-    for (std::size_t d = 0; d < shape.size(); ++d)
-        parts.push_back(std::to_string(flat / strides[d] % shape[d]));
-    return "[" + join(parts) + "]";
 }
 
 class error_reader {
@@ -98,7 +84,7 @@ private:
     std::size_t index_on(std::size_t flat, std::size_t axis) const {
         return flat / strides_[axis] % v_.shape[axis];
     }
-    std::string where(std::size_t flat) const { return index_string(flat, v_.shape); }
+    std::string where(std::size_t flat) const { return index_text(flat, v_.shape); }
     std::string every() const { return n_ == 1 ? "the value is" : "every value is"; }
 
     // ---- counts ---------------------------------------------------------------------------
@@ -217,10 +203,10 @@ private:
             if (std::round(root) == root) continue;
             for (const double f : {root, 1 / root}) {
                 if (std::abs(ratio - f) > 1e-4 * f || !scaled_by(f)) continue;
-                return what + (f > 1 ? " √" + std::to_string(k) + " = " + number(f) +
+                return what + (f > 1 ? " √" + std::to_string(k) + " = " + message_number(f, 4) +
                                            " times the expected: a scale of 1/√" +
                                            std::to_string(k) + " left out"
-                                     : " 1/√" + std::to_string(k) + " = " + number(f) +
+                                     : " 1/√" + std::to_string(k) + " = " + message_number(f, 4) +
                                            " times the expected: a scale of 1/√" +
                                            std::to_string(k) + " applied once too often");
             }
@@ -281,7 +267,7 @@ private:
         }
         if (!leak) return "";
         return "weights above the diagonal are not 0 (at " + where(*leak) + ": " +
-               number(v_.got[*leak]) +
+               message_number(v_.got[*leak], 4) +
                "): the future is not masked. Token i may attend to tokens 0..i only: set the "
                "scores above the diagonal to -inf before the softmax";
     }
@@ -298,7 +284,7 @@ private:
                  (rank() == 1 ? "" : ", :]");
             if (rank() == 1) at = "the weights";
             return (rank() == 1 ? "the weights sum" : "row " + at + " sums") + " to " +
-                   number(sum) +
+                   message_number(sum, 4) +
                    ", not 1: the weights are not normalised along the last axis (divide by the "
                    "row's sum after masking: a mask applied after the softmax must renormalise, "
                    "and a softmax over another axis normalises columns instead)";
@@ -315,8 +301,8 @@ private:
         for (std::size_t i = 0; i < n_ && everywhere; ++i)
             everywhere = close(v_.got[i] - c, v_.expected[i], v_.allowed[i]);
         if (everywhere) {
-            return "every value is off by the same amount (got = expected + " + number(c) +
-                   "): a constant added or left out, such as a bias";
+            return "every value is off by the same amount (got = expected + " +
+                   message_number(c, 4) + "): a constant added or left out, such as a bias";
         }
         if (rank() < 2) return "";
         // The difference depends on one axis only: a bias vector, broadcast over the rest.
@@ -340,7 +326,7 @@ private:
             if (!depends_on_axis_only) continue;
             std::vector<std::string> listed;
             for (std::size_t k = 0; k < offset.size() && k < most_listed; ++k)
-                listed.push_back(number(offset[k]));
+                listed.push_back(message_number(offset[k], 4));
             if (offset.size() > most_listed) listed.push_back("...");
             const bool features = axis == rank() - 1;
             return "got - expected is the same vector [" + join(listed) + "] at every " +

@@ -2,6 +2,7 @@
 #include "kit/laws.hpp"
 
 #include "attn/tensor.hpp"
+#include "kit/torch_format.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -42,27 +43,6 @@ struct along {
     }
     std::size_t position(std::size_t flat) const { return flat / inner % size; }
 };
-
-std::string number(double value) {
-    if (std::isnan(value)) return "nan";
-    if (std::isinf(value)) return value < 0 ? "-inf" : "inf";
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%.6g", value);
-    return buffer;
-}
-
-std::string index_string(std::size_t flat, const std::vector<std::size_t>& shape) {
-    std::vector<std::size_t> index(shape.size());
-    for (std::size_t d = shape.size(); d-- > 0;) {
-        index[d] = flat % shape[d];
-        flat /= shape[d];
-    }
-    std::string text = "[";
-    for (std::size_t d = 0; d < index.size(); ++d) {
-        text += (d ? ", " : "") + std::to_string(index[d]);
-    }
-    return text + "]";
-}
 
 // "x", "keys and values", "queries, keys and values".
 std::string input_names(const case_law& law) {
@@ -145,8 +125,8 @@ law_verdict check_causal(const case_law& law, const std::vector<std::size_t>& sh
     if (leak < base.size()) {
         return broken(law, axis.size,
                       "the output of token " + std::to_string(leak_token) + " changed when " +
-                          changed + " (" + law.output + index_string(leak, shape) + ": " +
-                          number(base[leak]) + ", then " + number(variant[leak]) +
+                          changed + " (" + law.output + index_text(leak, shape) + ": " +
+                          message_number(base[leak]) + ", then " + message_number(variant[leak]) +
                           "): the future leaks in (a causal mask missing, on the wrong side of "
                           "the diagonal, or applied after softmax)");
     }
@@ -170,8 +150,8 @@ law_verdict check_order(const case_law& law, const std::vector<std::size_t>& sha
         return broken(law, axis.size,
                       "with the tokens of " + input_names(law) + " in reverse order, token " +
                           std::to_string(t) + "'s output changed (" + law.output +
-                          index_string(i, shape) + ": " + number(base[i]) + ", then " +
-                          number(variant[k]) + " at " + index_string(k, shape) +
+                          index_text(i, shape) + ": " + message_number(base[i]) + ", then " +
+                          message_number(variant[k]) + " at " + index_text(k, shape) +
                           "): a token's output depends on where it stands (a loop over a fixed "
                           "range, an index of another token), or not on the input at all (an "
                           "answer written in)");
@@ -200,9 +180,10 @@ law_verdict check_alone(const case_law& law, const std::vector<std::size_t>& sha
         const std::size_t outer = k / axis.inner, inner = k % axis.inner;
         const std::size_t i = (outer * axis.size + axis.size - 1) * axis.inner + inner;
         if (values_match(variant[k], base[i], allowed(i))) continue;
-        const std::string where =
-            " (" + law.output + index_string(i, shape) + ": " + number(base[i]) +
-            (batch ? " in the batch, " : " with every head, ") + number(variant[k]) + " alone)";
+        const std::string where = " (" + law.output + index_text(i, shape) + ": " +
+                                  message_number(base[i]) +
+                                  (batch ? " in the batch, " : " with every head, ") +
+                                  message_number(variant[k]) + " alone)";
         return broken(law, axis.size,
                       last + "'s output changed when it ran alone" + where +
                           (batch ? ": sequences of the batch mix (a sum or softmax over the "

@@ -183,4 +183,22 @@ std::string torch_repr(const any_tensor& tensor) {
     return prefix + tensor_str(all, prefix.size(), summarize, formatter(shown, kind)) + ")";
 }
 
+std::string message_number(double value, int digits) {
+    if (std::isnan(value)) return "nan";
+    if (std::isinf(value)) return value < 0 ? "-inf" : "inf";
+    char buffer[40];
+    std::snprintf(buffer, sizeof buffer, "%.*g", digits, value);
+    return buffer;
+}
+
+std::string index_text(std::size_t flat, const std::vector<std::size_t>& shape) {
+    std::string text;
+    std::size_t stride = 1;
+    for (std::size_t d = shape.size(); d-- > 0;) {
+        text = std::to_string(flat / stride % shape[d]) + (text.empty() ? "" : ", ") + text;
+        stride *= shape[d];
+    }
+    return "[" + text + "]";
+}
+
 }  // namespace attn::kit

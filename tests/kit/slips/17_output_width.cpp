@@ -17,16 +17,10 @@
 #include "attn/errors.hpp"
 #include "attn/module.hpp"
 #include "attn/multi_head_attention.hpp"
+#include "slip.hpp"
 
 #include <cstdlib>
 #include <string>
-
-namespace {
-bool slip(const char* name) {
-    const char* s = std::getenv("ATTN_SLIP");
-    return s && std::string(s) == name;
-}
-}  // namespace
 
 namespace attn {
 

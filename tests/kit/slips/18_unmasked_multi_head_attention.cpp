@@ -29,6 +29,7 @@
 #include "attn/errors.hpp"
 #include "attn/multi_head_attention.hpp"
 #include "attn/simple_attention.hpp"
+#include "slip.hpp"
 
 #include <xtensor-blas/xlinalg.hpp>
 #include <xtensor/xbuilder.hpp>
@@ -38,13 +39,6 @@
 #include <cstdlib>
 #include <limits>
 #include <string>
-
-namespace {
-bool slip(const char* name) {
-    const char* s = std::getenv("ATTN_SLIP");
-    return s && std::string(s) == name;
-}
-}  // namespace
 
 namespace attn {
 

@@ -19,6 +19,7 @@
 #include "attn/errors.hpp"
 #include "attn/linear.hpp"
 #include "attn/multi_head_attention.hpp"
+#include "slip.hpp"
 
 #include <xtensor/xbuilder.hpp>
 #include <xtensor/xmanipulation.hpp>
@@ -26,13 +27,6 @@
 
 #include <cstdlib>
 #include <string>
-
-namespace {
-bool slip(const char* name) {
-    const char* s = std::getenv("ATTN_SLIP");
-    return s && std::string(s) == name;
-}
-}  // namespace
 
 namespace attn {
 namespace {

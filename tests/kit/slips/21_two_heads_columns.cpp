@@ -30,6 +30,7 @@
 #include "attn/multi_head_attention.hpp"
 #include "attn/simple_attention.hpp"
 #include "attn/trainable_attention.hpp"
+#include "slip.hpp"
 
 #include <xtensor-blas/xlinalg.hpp>
 #include <xtensor/xbuilder.hpp>
@@ -40,13 +41,6 @@
 #include <cstdlib>
 #include <string>
 #include <vector>
-
-namespace {
-bool slip(const char* name) {
-    const char* s = std::getenv("ATTN_SLIP");
-    return s && std::string(s) == name;
-}
-}  // namespace
 
 namespace attn {
 

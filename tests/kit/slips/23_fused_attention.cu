@@ -23,6 +23,7 @@
 // slip: never_launched -> context never written
 #include "attn/errors.hpp"
 #include "attn/fused_attention.hpp"
+#include "slip.hpp"
 
 #include <thrust/device_vector.h>
 #include <thrust/execution_policy.h>
@@ -35,11 +36,6 @@
 #include <string>
 
 namespace {
-bool slip(const char* name) {
-    const char* s = std::getenv("ATTN_SLIP");
-    return s && std::string(s) == name;
-}
-
 // The slips the functor makes, read once on the host.
 struct Slips {
     bool max_started_at_zero = slip("max_started_at_zero");

@@ -7,12 +7,21 @@
 
 #include "kit/any_tensor.hpp"
 
+#include <cstddef>
 #include <string>
+#include <vector>
 
 namespace attn::kit {
 
 // "tensor([0.9544, 1.4950, 1.4754])", "tensor([[1., 0.],\n        [1., 1.]])",
 // "tensor([ 3, 12])" (int64), "tensor([ True, False])" (bool), ...
 std::string torch_repr(const any_tensor& tensor);
+
+// A number as the kit's messages show it: `digits` significant digits, and nan, inf and -inf
+// as Python prints them (printf writes "-nan" for a nan with its sign bit set).
+std::string message_number(double value, int digits = 6);
+
+// "[4, 1]": a flat (row-major) position in a tensor of `shape`, as a student indexes it.
+std::string index_text(std::size_t flat, const std::vector<std::size_t>& shape);
 
 }  // namespace attn::kit
