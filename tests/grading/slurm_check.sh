@@ -4,14 +4,15 @@
 # gradebook, cell by cell, and the one expected.py deserves.
 #
 #   tests/grading/slurm_check.sh [--hidden CASES] [--rubric FILE] [--only NAME ...]
-#                                [SINGLE_GRADEBOOK]
+#                                [--exercises 01,03] [SINGLE_GRADEBOOK]
 #
 # CI only (.ci/run), as root: it installs slurm-wlm and munge if missing, and starts munged,
 # slurmctld and slurmd by hand (CI has no systemd), every file of theirs in a temporary
 # folder; on exit it cancels what is left, stops the three daemons and removes the folder.
 # SINGLE_GRADEBOOK: the gradebook.csv of a single-machine run on make_class.py's class (.ci/run
 # has just graded it, with the same --hidden, --rubric and students); without it this grades
-# the class on one machine first. --only NAME: only those students of make_class.py's class.
+# the class on one machine first. --only NAME: only those students of make_class.py's class;
+# --exercises: only those exercises (tools/grade --exercises).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 options=() expect=() students=()  # tools/grade's options, expected.py's, make_class.py's
@@ -20,6 +21,7 @@ while [ $# -gt 0 ]; do
     --hidden) options+=(--hidden "$2"); expect+=(--cases reference_data --cases "$2"); shift 2 ;;
     --rubric) options+=(--rubric "$2"); expect+=(--rubric "$2"); shift 2 ;;
     --only) students+=(--only "$2"); expect+=(--only "$2"); shift 2 ;;
+    --exercises) options+=(--exercises "$2"); expect+=(--exercises "$2"); shift 2 ;;
     *) break ;;
   esac
 done
