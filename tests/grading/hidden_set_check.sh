@@ -38,10 +38,10 @@ some=(--only solved --only stubs --only half --only notebook_fitted --only reads
       --only reads_hidden --only no_compile_03 --only segfault_04)
 chmod o+x "$class"  # the sandbox user compiles against the kit build under --out
 python3 tests/grading/make_class.py "$class/students" "${some[@]}" >/dev/null
-# The rubric's exercises only: the other 21 would earn no points, and grading them twice
-# more (here and on Slurm) cost CI four minutes.
+# The rubric's exercises, and 04 where segfault_04 crashes: the other 20 would earn no
+# points, and grading them twice more (here and on Slurm) cost CI four minutes.
 echo '{"points": {"01": 5, "03": 20}, "partial": false}' >"$class/rubric.json"
-graded=(--exercises 01,03)
+graded=(--exercises 01,03,04)
 tools/grade "$class/students" --out "$class/graded" --jobs 2 --hidden "$hidden/cases" \
   --rubric "$class/rubric.json" --kit-build "$kit_build" "${graded[@]}" | tail -n 1
 python3 tests/grading/expected.py --cases reference_data --cases "$hidden/cases" \

@@ -252,7 +252,7 @@ class SlurmScriptsTest(ShardTest):
         out.mkdir()
         args = argparse.Namespace(submissions=Path("/srv/class"), array=3, jobs=2,
                                   hidden=Path("/srv/hidden"), rubric=None,
-                                  partition="short", time="30")
+                                  exercises=["01", "03"], partition="short", time="30")
         grade_script, merge_script = slurm.write_scripts(args, out)
         lines = grade_script.read_text().splitlines()
         for directive in ("--array=1-3", "--cpus-per-task=2", "--partition=short", "--time=30",
@@ -261,7 +261,7 @@ class SlurmScriptsTest(ShardTest):
         self.assertEqual(lines[-1], f"exec {kitbuild.KIT}/tools/grade /srv/class --out "
                                     f"{out}/shards/$SLURM_ARRAY_TASK_ID --shard "
                                     f"$SLURM_ARRAY_TASK_ID/3 --kit-build {out} --jobs 2 "
-                                    f"--hidden /srv/hidden")
+                                    f"--hidden /srv/hidden --exercises 01,03")
         lines = merge_script.read_text().splitlines()
         self.assertIn("#SBATCH --partition=short", lines)
         self.assertEqual(lines[-1], f"exec {kitbuild.KIT}/tools/grade merge {out}/shards/1 "
