@@ -110,7 +110,6 @@ function(attn_add_exercise catalogue index)
                                                        "cannot run here: no CUDA device")
     endif()
   endforeach()
-  add_dependencies(student_view test_ex${id}_exercises)
 
   # The student's file again, under the sanitizers: the file and line of a memory error. Its
   # object comes first on the link line: of the copies of an inline function (xtensor's

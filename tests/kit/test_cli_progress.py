@@ -16,7 +16,7 @@ from unittest import mock
 
 from cli_testing import CTEST_LAB, ThrowawayKitTest
 from kitcli import build, progress, reports, student
-from kitcli.terminal import progress_bar
+from kitcli.terminal import BuildProgress, progress_bar
 
 NO_BUILD_OUTPUT = ""
 COMPILE_ERROR = ("[3/40] Building CXX object ...\n"
@@ -174,15 +174,32 @@ class StatusOutputTest(ThrowawayKitTest):
         ctest = build.CtestRun(8, "", self.ctest_results)
         output = io.StringIO()
         with mock.patch("kitcli.setup.install", return_value=True), \
-                mock.patch("kitcli.build.configure_and_build", return_value=(True, False, "")), \
-                mock.patch("kitcli.build.run_ctest", return_value=ctest), \
+                mock.patch("kitcli.build.configure", return_value=(True, "")), \
+                mock.patch("kitcli.build.configure_and_build",
+                           return_value=(True, False, "")) as self.built, \
+                mock.patch("kitcli.build.run_ctest", return_value=ctest) as self.ran, \
                 redirect_stdout(output):
             self.assertEqual(student.status(self.kit), 0)
         return output.getvalue().splitlines()
 
-    def test_one_line_each_the_progress_bar_and_next(self):
+    def test_untouched_stubs_are_not_started_without_a_build(self):
+        lines = self.status_output()
+        self.built.assert_not_called()
+        self.ran.assert_not_called()
+        self.assertIn("  · 01 passes          not started", lines)
+        self.assertEqual(lines[-1], "0/10 exercises done")
+
+    def test_only_the_touched_exercises_are_built_and_run(self):
         self.start_work("01")
-        self.start_work("07")
+        self.start_work("03")
+        self.status_output()
+        self.assertEqual(self.built.call_args.args[2:],
+                         ("test_ex01_exercises", "test_ex03_exercises"))
+        self.assertEqual(self.ran.call_args.args[-2:], ("-R", r"^ex(01|03)\.exercises$"))
+
+    def test_one_line_each_the_progress_bar_and_next(self):
+        for ex_id in ("01", "06", "07"):
+            self.start_work(ex_id)
         lines = self.status_output()
         self.assertIn("  ✓ 01 passes          done", lines)
         self.assertIn("  · 02 fails           not started", lines)
@@ -237,6 +254,65 @@ class CheckOutputTest(ThrowawayKitTest):
         self.assertEqual(lines[-1], "✗ exercises/03_segfaults.cpp: crashed with a segmentation "
                                     "fault (an index past the end of a tensor?). Stuck? "
                                     "`tools/kit hint 03`")
+
+
+class FoldedThrowTest(unittest.TestCase):
+    """One exception is one failure: the argument checks it kept from running are folded."""
+
+    @staticmethod
+    def case(name, value_case, kind, message="x threw std::runtime_error: \"bad\""):
+        return reports.TestVerdict(name, value_case, "failed",
+                                   (reports.Failure(kind, message, message),))
+
+    def test_checks_whose_valid_call_threw_fold_into_the_value_cases_throw(self):
+        threw = self.case("heads.notebook", "21/notebook", "threw")
+        unreached = [self.case(f"heads_checks.{n}", None, "check_unreached") for n in "abc"]
+        real = self.case("heads_checks.d", None, "check", "x returned, but it must throw")
+        shown, folded = progress.fold_unreached_checks([threw, *unreached, real])
+        self.assertEqual(shown, [threw, real])
+        self.assertEqual(folded, unreached)
+
+    def test_without_a_throwing_value_case_an_unreached_check_is_news(self):
+        failed = [self.case("heads.notebook", "21/notebook", "mismatch"),
+                  self.case("heads_checks.a", None, "check_unreached")]
+        self.assertEqual(progress.fold_unreached_checks(failed), (failed, []))
+
+
+class WatchTest(ThrowawayKitTest):
+    """`tools/kit watch` redraws the screen for each check, its verdict on top."""
+
+    def test_the_verdict_comes_first_and_the_screen_is_cleared_on_a_terminal(self):
+        def check(kit, number):
+            print(f"Exercise {number}: fails")
+            print("✗ fails.notebook")
+            print(f"✗ Exercise {number} is not done yet: got 2, expected 1")
+
+        with mock.patch("kitcli.student.check", side_effect=check):
+            lines = student.watched_check(self.kit, self.ex("02"))
+        self.assertRegex(lines[0], r"^✗ Exercise 02 is not done yet: got 2, expected 1  "
+                                   r"\[\d\d:\d\d:\d\d\]$")
+        self.assertEqual(lines[2:], ["Exercise 02: fails", "✗ fails.notebook"])
+        for terminal, first in ((True, "\033[H\033[2J\033[3J"), (False, "-" * 72)):
+            output = io.StringIO()
+            with mock.patch.object(output, "isatty", return_value=terminal), \
+                    redirect_stdout(output):
+                student.redraw(lines, "Watching: save to check again.")
+            printed = output.getvalue().splitlines()
+            self.assertEqual(printed[0], first)
+            self.assertEqual(printed[1], lines[0])
+            self.assertEqual(printed[-1], "Watching: save to check again.")
+
+
+class BuildProgressTest(unittest.TestCase):
+    def test_the_time_left_is_this_builds_own_pace(self):
+        now = [100.0]
+        shown = BuildProgress(clock=lambda: now[0])
+        now[0] += 2
+        self.assertEqual(shown.line(2, 40), "  building: [#>------------------] 2/40 steps, 2 s")
+        now[0] += 8
+        self.assertEqual(shown.line(10, 40),
+                         "  building: [#####>--------------] 10/40 steps, 10 s, about 30 s left")
+        self.assertEqual(shown.line(40, 40), "  building: [####################] 40/40 steps, 10 s")
 
 
 class ProgressBarTest(unittest.TestCase):

@@ -42,34 +42,39 @@ def verdicts_path(kit: Kit, preset: str, ex: dict) -> Path:
     return reports_dir(kit, preset) / f"ex{ex['id']}.exercises.verdicts"
 
 
-# What `tools/kit status` builds: every exercise's test program, not the kit's own tests.
-STUDENT_VIEW = "student_view"
-
 # ninja's progress line, "[12/34] Building CXX object ...", in the format NINJA_STATUS sets.
 NINJA_STATUS = "[%f/%t] "
 NINJA_STEP = re.compile(r"^\[(\d+)/(\d+)\] ")
 
 
 def announce(kit: Kit, preset: str, what: str) -> str:
-    """The line said before a build: what it builds, and on the first build how long that
-    takes, the one wait a student cannot see the end of."""
+    """The line said before a build: what it builds, and on the first build that the kit it
+    links is built once (the progress line then estimates the wait from this machine's pace)."""
     if (build_dir(kit, preset) / "build.ninja").exists():
         return f"Building {what} ..."
-    return (f"First build of {what} and the kit it links: about 15-30 s on 2 cores, once; "
-            "later builds compile only what changed.")
+    return (f"First build of {what} and the kit it links: once; later builds compile only "
+            "what changed.")
 
 
-def configure_and_build(kit: Kit, preset: str, target: str | None = None) -> tuple:
-    """Returns (configured, built, build output), showing ninja's progress as it goes. A
-    student's compile error leaves `built` False but the rest built: the build presets keep
-    going (ninja -k 0). The output is also kept in <build>/kit-build.log. A configured build
-    folder is not configured again: ninja re-runs cmake itself when a CMakeLists.txt or
-    exercises.json changes, and skipping it keeps `check` after an edit fast."""
-    if not (build_dir(kit, preset) / "build.ninja").exists():
-        code, output = run_command(["cmake", "--preset", preset], kit.root)
-        if code != 0:
-            return False, False, output
-    command = ["cmake", "--build", "--preset", preset] + (["--target", target] if target else [])
+def configure(kit: Kit, preset: str) -> tuple:
+    """(configured, cmake's output). A configured build folder is not configured again: ninja
+    re-runs cmake itself when a CMakeLists.txt or exercises.json changes, and skipping it
+    keeps `check` after an edit fast."""
+    if (build_dir(kit, preset) / "build.ninja").exists():
+        return True, ""
+    code, output = run_command(["cmake", "--preset", preset], kit.root)
+    return code == 0, output
+
+
+def configure_and_build(kit: Kit, preset: str, *targets: str) -> tuple:
+    """Returns (configured, built, build output), showing ninja's progress as it goes. No
+    target: the preset's default. A student's compile error leaves `built` False but the
+    rest built: the build presets keep going (ninja -k 0). The output is also kept in
+    <build>/kit-build.log."""
+    configured, output = configure(kit, preset)
+    if not configured:
+        return False, False, output
+    command = ["cmake", "--build", "--preset", preset] + (["--target", *targets] if targets else [])
     code, output = run_with_progress(command, kit.root)
     (build_dir(kit, preset) / "kit-build.log").write_text(output, encoding="utf-8")
     return True, code == 0, output

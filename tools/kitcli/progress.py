@@ -97,6 +97,18 @@ def in_reading_order(cases: list) -> list:
     return sorted(cases, key=lambda case: case.value_case is None)
 
 
+def fold_unreached_checks(failed: list) -> tuple:
+    """(failures to show, argument checks folded into a value case's throw). A call that
+    throws on every input is one failure: the argument checks its throw kept from being
+    tested wait for it, and say nothing new. Where no value case threw, a check's valid call
+    that threw is news, and shown."""
+    if not any(failure.kind == "threw" for case in failed if case.value_case
+               for failure in case.failures):
+        return failed, []
+    return ([case for case in failed if not case.check_unreached],
+            [case for case in failed if case.check_unreached])
+
+
 def verdict(ex: dict, cases: list, program_passed: bool) -> State:
     """The grading rule, applied to the report of a test program that ran to its end. A
     failing exercise's reason is the mistake most of its failing cases are named by (on
@@ -154,7 +166,10 @@ def cuda_result(kit: Kit, ex: dict) -> str:
 
 def exercise_state(kit: Kit, ex: dict, preset: str, build_output: str,
                    ctest_results: dict) -> State:
-    """The state of `ex` after `tools/kit status` built (`build_output`) and ran ctest."""
+    """The state of `ex` after `tools/kit status` built (`build_output`) and ran ctest. An
+    untouched stub is not started, built or not: status builds none."""
+    if stubs.is_pristine(kit, ex):
+        return State(NOT_STARTED, "")
     if ex.get("gpu") and gpu_backend(kit, preset) == "OFF":
         return State(SKIPPED, "not built: this build has no GPU track (install libthrust-dev "
                               "with `tools/kit setup` for its OpenMP backend, then run status "
@@ -166,10 +181,7 @@ def exercise_state(kit: Kit, ex: dict, preset: str, build_output: str,
     stream = reports.read_verdicts(build.verdicts_path(kit, preset, ex))
     if stream is None or not stream.finished:
         return State(FAILING, missing_report_reason(kit, ex, result, stream))
-    cases = stream.tests
-    if stubs.is_pristine(kit, ex):
-        return State(NOT_STARTED, "")
-    return device_code_checked(kit, ex, verdict(ex, cases, program_passed=result is not None
+    return device_code_checked(kit, ex, verdict(ex, stream.tests, program_passed=result is not None
                                                 and result.passed))
 
 

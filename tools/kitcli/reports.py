@@ -63,7 +63,9 @@ def read_junit(path: Path) -> dict:
 @dataclass(frozen=True)
 class Failure:
     """One failure of a test, as the verdict stream states it."""
-    kind: str     # "mismatch", "threw", "not_implemented", "check", "kit" or "assertion"
+    # "mismatch", "law", "threw", "not_implemented", "check", "check_unreached" (the check's
+    # valid call threw, so it was not tested), "kit" or "assertion"
+    kind: str
     message: str  # its first line, in the kit's words
     text: str     # all of it
     mistake: str = ""  # a mismatch: the recorded mistake the result equals, or ""
@@ -117,6 +119,12 @@ class TestVerdict:
     def not_implemented(self) -> bool:
         """It failed because the function is still the stub."""
         return any(failure.kind == "not_implemented" for failure in self.failures)
+
+    @property
+    def check_unreached(self) -> bool:
+        """An argument check that was not tested: its valid call threw first."""
+        return bool(self.failures) and all(failure.kind == "check_unreached"
+                                           for failure in self.failures)
 
 
 @dataclass(frozen=True)

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import datetime
+import io
 import os
 import re
 from collections import Counter
 import subprocess
+import sys
 import time
 from dataclasses import dataclass
 
@@ -22,24 +25,24 @@ FIRST_FAILURE_LINES = 30           # of the first failure: it and the lines arou
 
 
 def status(kit: Kit) -> int:
-    """Builds the student's view, runs every exercise, prints one line each and the
-    progress bar. Exits 0 whenever it could build and report, whatever the score."""
+    """Builds and runs the exercises the student has touched, prints one line each and the
+    progress bar. An untouched stub is "not started" from its git blob alone: nothing of it
+    is built, so the first `status` of a fresh clone builds nothing. Exits 0 whenever it
+    could build and report, whatever the score."""
     if not setup.install(kit):
         return 1
-    say(build.announce(kit, "default", "your exercises"))
-    configured, _, build_output = build.configure_and_build(kit, "default", build.STUDENT_VIEW)
-    if not configured:
-        say(build_output[-4000:])
-        say("kit: cmake could not configure the build; the messages above say why.")
-        return 1
-    say("Running your exercises (ctest --preset default -L exercises) ...")
-    ctest = build.run_ctest(kit, "default", "-L", "exercises")
+    touched = [ex for ex in kit.exercises if not stubs.is_pristine(kit, ex)]
+    build_output, ctest_results = "", {}
+    if touched:
+        configured, build_output, ctest_results = build_and_run(kit, touched)
+        if not configured:
+            return 1
     width = max(len(ex["name"]) for ex in kit.exercises)
     columns = screen_width()  # on a terminal, one screen line per exercise
     say()
     states = []
     for ex in kit.exercises:
-        state = progress.exercise_state(kit, ex, "default", build_output, ctest.results)
+        state = progress.exercise_state(kit, ex, "default", build_output, ctest_results)
         states.append((ex, state))
         warnings = diagnose.remember_warnings(kit, ex, build_output)
         line = f"  {MARKS[state.name]} {ex['id']} {ex['name']:<{width}}  {state.name}"
@@ -65,6 +68,29 @@ def status(kit: Kit) -> int:
         say("✓ Every exercise passes. Well done!")
     say(f"{done}/{len(kit.exercises)} exercises done")
     return 0
+
+
+def build_and_run(kit: Kit, touched: list) -> tuple:
+    """Builds the test programs of the `touched` exercises (and the kit they link, once) and
+    runs them under ctest: (configured, build output, ctest's results by test name)."""
+    say(build.announce(kit, "default", "exercise" + ("s " if len(touched) > 1 else " ")
+                       + ", ".join(ex["id"] for ex in touched)))
+    configured, output = build.configure(kit, "default")
+    if not configured:
+        say(output[-4000:])
+        say("kit: cmake could not configure the build; the messages above say why.")
+        return False, "", {}
+    # A GPU-track exercise has no target in a build without the GPU track (its state says so).
+    built = [ex for ex in touched
+             if not (ex.get("gpu") and progress.gpu_backend(kit, "default") == "OFF")]
+    if not built:
+        return True, "", {}
+    _, _, build_output = build.configure_and_build(
+        kit, "default", *(build.test_program(kit, "default", ex).name for ex in built))
+    say("Running them (ctest --preset default -L exercises) ...")
+    ctest = build.run_ctest(kit, "default", "-L", "exercises", "-R",
+                            "^ex(" + "|".join(ex["id"] for ex in built) + r")\.exercises$")
+    return True, build_output, ctest.results
 
 
 # ---- which exercise -------------------------------------------------------------------
@@ -304,8 +330,12 @@ def check(kit: Kit, number: str | None, pattern: str | None = None,
         say(f"✗ {stub}: {reason}. Stuck? {hint_command}")
         return 1
 
-    for line in failure_screen(progress.in_reading_order(failed), everything):
+    shown, folded = progress.fold_unreached_checks(progress.in_reading_order(failed))
+    for line in failure_screen(shown, everything):
         say(line)
+    if folded:
+        say(f"  (and {diagnose.count(len(folded), 'argument check')} not tested until the call "
+            "returns: nothing more to fix there)")
     if failed:
         say()
     if pattern:
@@ -366,28 +396,49 @@ def hint(kit: Kit, number: str | None, level: int) -> int:
 
 
 def watch(kit: Kit, number: str | None) -> int:
-    """Checks the exercise once, then again each time its file is saved, until Ctrl-C.
-    Without a number: the Next exercise first, then whichever file is saved."""
+    """Checks the exercise once, then again each time its file is saved, until Ctrl-C. Each
+    check redraws the screen with its verdict on top. Without a number: the Next exercise
+    first, then whichever file is saved."""
     first = chosen(kit, number)
     watched = [first] if number is not None else kit.exercises
     files = {kit.root / ex["stub"]: ex for ex in watched}
     seen = {path: path.stat().st_mtime for path in files if path.exists()}
-    check(kit, first["id"])
-    say()
-    say(f"Watching {from_here(kit.root, first['stub']) if number is not None else 'exercises/'}"
-        ": save to check again. Ctrl-C stops.")
+    footer = (f"Watching {from_here(kit.root, first['stub']) if number is not None else 'exercises/'}"
+              ": save to check again. Ctrl-C stops.")
     try:
+        redraw(watched_check(kit, first), footer)
         while True:
             time.sleep(1)
             for path, ex in files.items():
                 mtime = path.stat().st_mtime if path.exists() else None
                 if mtime != seen.get(path):
                     seen[path] = mtime
-                    say(f"\n--- {from_here(kit.root, ex['stub'])} changed ---")
-                    check(kit, ex["id"])
+                    say(f"… {from_here(kit.root, ex['stub'])} changed: checking exercise "
+                        f"{ex['id']} ...")
+                    redraw(watched_check(kit, ex), footer)
     except KeyboardInterrupt:
         say()
         return 0
+
+
+def watched_check(kit: Kit, ex: dict) -> list:
+    """The lines `check` prints for `ex`, its verdict (the last line) moved to the top."""
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        check(kit, ex["id"])
+    lines = printed.getvalue().rstrip("\n").splitlines()
+    saved = datetime.datetime.now().strftime("%H:%M:%S")
+    return [f"{lines[-1]}  [{saved}]", "", *lines[:-1]] if lines else []
+
+
+def redraw(lines: list, footer: str) -> None:
+    """On a terminal the screen is cleared first, as rustlings does: only the latest check
+    is on it. In a log each check follows the last after a rule."""
+    say("\033[H\033[2J\033[3J" if sys.stdout.isatty() else "-" * 72)
+    for line in lines:
+        say(line)
+    say()
+    say(footer)
 
 
 def reset(kit: Kit, number: str) -> int:

@@ -77,27 +77,39 @@ def progress_bar(done: int, total: int, width: int = 20) -> str:
 
 class BuildProgress:
     """Shows how far a build is: on a terminal one line rewritten in place
-    ("  building: [#####>-----] 17/34 steps"), in a log a line at each quarter of a build
-    of 8 steps or more. Prints nothing for a build with nothing to do."""
+    ("  building: [#####>-----] 17/34 steps, 12 s, about 14 s left"), in a log a line at each
+    quarter of a build of 8 steps or more. The time left is this build's own pace so far on
+    this machine, said once a few steps are done. Prints nothing for a build with nothing to
+    do."""
 
-    def __init__(self):
+    STEPS_BEFORE_ESTIMATE = 4
+
+    def __init__(self, clock=time.monotonic):
         self.on_terminal = sys.stdout.isatty()
+        self.clock = clock
+        self.started = clock()
         self.quarters_shown = 0
         self.shown = False
 
     def __enter__(self) -> "BuildProgress":
         return self
 
+    def line(self, done: int, total: int) -> str:
+        elapsed = self.clock() - self.started
+        line = f"  building: {progress_bar(done, total)} steps, {elapsed:.0f} s"
+        if self.STEPS_BEFORE_ESTIMATE <= done < total:
+            line += f", about {elapsed / done * (total - done):.0f} s left"
+        return line
+
     def update(self, done: int, total: int) -> None:
         global _last_said
-        line = f"  building: {progress_bar(done, total)} steps"
         if self.on_terminal:
-            print("\r" + line, end="", flush=True)
+            print("\r\033[K" + self.line(done, total), end="", flush=True)
             self.shown = True
             _last_said = time.monotonic()  # the line in place is news: no Heartbeat line
         elif total >= 8 and 4 * done >= (self.quarters_shown + 1) * total:
             self.quarters_shown = 4 * done // total
-            say(line)
+            say(self.line(done, total))
 
     def __exit__(self, *exception) -> None:
         if self.shown:

@@ -110,7 +110,11 @@ check_verdict rejection_verdict(const rejection& spec, const call_outcome& valid
 
 void note_check(const check_verdict& verdict) {
     if (verdict.passed) return;
-    note_failure(verdict.message, {verdict.not_implemented ? "not_implemented" : "check", "", {}});
+    // A valid call that threw left the check untested: the value cases report that throw.
+    const char* kind = verdict.not_implemented     ? "not_implemented"
+                       : verdict.valid_call_failed ? "check_unreached"
+                                                   : "check";
+    note_failure(verdict.message, {kind, "", {}});
 }
 
 }  // namespace attn::kit

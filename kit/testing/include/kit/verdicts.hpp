@@ -29,7 +29,8 @@ namespace attn::kit {
 struct failure_facts {
     // "mismatch" (a result differs from its golden), "law" (a law of the case is broken,
     // kit/laws.hpp; output: "law.causal.context"), "threw" (the code under test threw),
-    // "not_implemented" (it is still the stub), "check" (an argument check failed), "kit" (the
+    // "not_implemented" (it is still the stub), "check" (an argument check failed),
+    // "check_unreached" (an argument check not tested: its valid call threw), "kit" (the
     // case set or a test file is broken); a failure the kit did not note is an "assertion".
     std::string kind;
     std::string output;   // a mismatch: the output's name ("weights")
