@@ -1,6 +1,8 @@
 // benchmarks/attention_bench.cpp — MultiHeadAttention's forward at GPT-2 width (d_in = d_out =
 // 768, 12 heads of 64, context_length 1024, qkv_bias False), timed with Google Benchmark:
 //   cpu      exercise 19's solution, attn::MultiHeadAttention::forward (xtensor + OpenBLAS)
+//   cpu_fast the same module's forward fused and blocked (attn::cpu::FastMultiHeadAttention,
+//            kit/cpu/fast_attention.cpp: OpenBLAS GEMMs, online softmax on OpenMP threads)
 //   thrust   the GPU track's module (attn::gpu::FusedMultiHeadAttention) with exercise 23's
 //            teaching kernel, data resident in the backend's memory (backend: OMP or CUDA)
 //   fast     the same module with the fast CUDA kernel (CUDA builds only)
@@ -25,6 +27,7 @@
 // sha256 checked) and whether that is within the kit's tolerance; a kernel that throws
 // attn::not_implemented gives "status": "not_implemented", a CUDA build without a GPU
 // "no_device".
+#include "attn/cpu/fast_attention.hpp"
 #include "attn/errors.hpp"
 #include "attn/gpu/backend.hpp"
 #include "attn/gpu/fused_module.hpp"
@@ -62,9 +65,10 @@ constexpr std::uint64_t kInitSeed = 2301, kXSeed = 2302;
 const char* const kGoldenCase = "22_gpt2_sizing/forward_t64";
 
 struct Implementation {
-    std::string name;                         // "cpu", "thrust", "fast", "student"
+    std::string name;                         // "cpu", "cpu_fast", "thrust", "fast", "student"
     std::string backend;                      // "CPU", "OMP", "CUDA"
-    attn::gpu::CausalAttentionKernel kernel;  // nullptr: the CPU module
+    attn::gpu::CausalAttentionKernel kernel;  // nullptr: on the CPU, the module or cpu_fast
+    bool fast_cpu = false;                    // attn::cpu::FastMultiHeadAttention
 };
 
 std::vector<Implementation> implementations() {
@@ -73,6 +77,7 @@ std::vector<Implementation> implementations() {
     return {{"student", gpu, attn::gpu::fused_causal_attention}};
 #else
     std::vector<Implementation> all{{"cpu", "CPU", nullptr},
+                                    {"cpu_fast", "CPU", nullptr, true},
                                     {"thrust", gpu, attn::gpu::fused_causal_attention}};
 #if defined(ATTN_BENCH_FAST)
     all.push_back({"fast", gpu, attn::gpu::fast_causal_attention});
@@ -132,14 +137,23 @@ void report(benchmark::State& state, std::size_t batch, std::size_t tokens) {
         benchmark::Counter(flops / 1e9, benchmark::Counter::kIsIterationInvariantRate);
 }
 
-void bench_cpu(benchmark::State& state) {
+// The CPU forward of `module`: the teaching solution's, or the fast path's.
+attn::Tensor3 cpu_forward(const attn::MultiHeadAttention& module, const attn::Tensor3& x,
+                          bool fast) {
+    if (!fast) return module.forward(x);
+    return attn::cpu::FastMultiHeadAttention(module).forward(x);
+}
+
+void bench_cpu(benchmark::State& state, bool fast) {
     const auto batch = static_cast<std::size_t>(state.range(0));
     const auto tokens = static_cast<std::size_t>(state.range(1));
     const attn::MultiHeadAttention& layer = bench_layer();
+    // The fast path packs its weights once, as a module holds its parameters.
+    static const attn::cpu::FastMultiHeadAttention fast_layer(layer);
     const attn::Tensor3 x = bench_x(batch, tokens);
     for (auto _ : state) {
         const auto start = Clock::now();
-        attn::Tensor3 context = layer.forward(x);
+        attn::Tensor3 context = fast ? fast_layer.forward(x) : layer.forward(x);
         benchmark::DoNotOptimize(context.data());
         state.SetIterationTime(std::chrono::duration<double>(Clock::now() - start).count());
     }
@@ -182,7 +196,7 @@ void register_benchmarks() {
     for (const Implementation& impl : implementations()) {
         benchmark::internal::Benchmark* registered =
             impl.kernel == nullptr
-                ? benchmark::RegisterBenchmark(impl.name.c_str(), bench_cpu)
+                ? benchmark::RegisterBenchmark(impl.name.c_str(), bench_cpu, impl.fast_cpu)
                 : benchmark::RegisterBenchmark(impl.name.c_str(), bench_fused, impl.kernel);
         registered->ArgNames({"B", "T"})
             ->ArgsProduct({{1, 8}, {128, 256, 512, 1024}})
@@ -237,7 +251,7 @@ int golden_diffs() {
                 continue;
             }
             const attn::Tensor3 context =
-                impl.kernel == nullptr ? layer.forward(x)
+                impl.kernel == nullptr ? cpu_forward(layer, x, impl.fast_cpu)
                                        : attn::gpu::multi_head_attention(layer, x, impl.kernel);
             const attn::kit::float_tensor got = context;
             const attn::kit::comparison verdict = attn::kit::compare(got, expected);

@@ -40,6 +40,7 @@ KEYS = ("impl", "backend", "B", "T", "threads", "ms_median", "gflops", "ratio_to
 # What each implementation is, for people (the table, compare's CSV and plot).
 TITLES = {
     "cpu": "CPU solution (xtensor + OpenBLAS)",
+    "cpu_fast": "CPU fast path (fused, blocked, OpenMP)",
     "student": "your exercise 23",
     "thrust": "GPU solution, teaching (Thrust)",
     "fast": "GPU solution, fast (CUDA)",
@@ -87,7 +88,7 @@ def rows_of_benchmark(report: dict, threads: int) -> list:
         if not match:
             continue
         key = (match["impl"], int(match["B"]), int(match["T"]))
-        impl_backend = "CPU" if key[0] == "cpu" else backend
+        impl_backend = "CPU" if key[0].startswith("cpu") else backend
         if entry.get("error_occurred"):
             found.setdefault(key, make_row(*key[:1], impl_backend, *key[1:], threads, None,
                                            entry.get("error_message", "error")))
