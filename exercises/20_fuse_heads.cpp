@@ -1,7 +1,7 @@
 // exercises/20_fuse_heads.cpp — Exercise 20: a wrapper's heads fused into one
 // MultiHeadAttention, "one big matmul instead of many".
 //
-// The book's §3.6.2 and the multi-head tutorial compare the two classes of ch03.ipynb:
+// The book's §3.6.2 compares the two classes of ch03.ipynb:
 //   MultiHeadAttentionWrapper (In [35]): num_heads CausalAttention heads, each its own
 //     (head_dim, d_in) W_query, W_key, W_value, run one after the other and concatenated;
 //   MultiHeadAttention (In [37]): ONE (d_out, d_in) W_query (and W_key, W_value) for all

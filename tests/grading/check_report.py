@@ -11,7 +11,8 @@ copy of the page with a probe script added (the report itself has no script), an
     with one row per student of gradebook.csv, each id once, with a cell per exercise; the
     mistakes section with one article per exercise;
   - the layout the probe measured (check_layout): the page no wider than the 1280 px window
-    (no horizontal scrolling), the students table and its Status column inside it;
+    (no horizontal scrolling), the students table's box (which may scroll sideways) and its
+    Status column inside it;
   - the screenshot (read with zlib + struct): its size is the window asked for, the top of the
     page is not blank, the bars' own fill colour covers the area the DOM gives the bars (the SVG
     was drawn, at its size), and the table's header colour shows (the table is in the shot).
@@ -54,7 +55,8 @@ LAYOUT_PROBE = """<script>(function () {
     layout.columns.push([th.firstChild ? th.firstChild.textContent.trim() : "",
                          Math.round(box.left), Math.round(box.right)]);
   });
-  var table = document.getElementById("students");
+  // The table may scroll sideways inside its own box: the box is what must fit.
+  var table = document.getElementById("students-box") || document.getElementById("students");
   if (table) { var box = table.getBoundingClientRect();
                layout.table = [Math.round(box.left), Math.round(box.right)]; }
   document.body.setAttribute("data-layout", JSON.stringify(layout));

@@ -13,6 +13,9 @@ browser. ctest runs it as kit.grade_report; CI renders a real class's report in 
   - check_dom accepts the page, and names what is missing in a page without its chart, a bar,
     a student's row or the mistakes section; check_layout names a page wider than 1280 px
     or a Status column off it;
+  - the chart's labels never overlap, at 2 to 40 exercises and 1 to 130 students (a label
+    wider than its bar's slot stands upright), each bar's tooltip names its exercise, and
+    nothing is set wider than 1400 px (the table scrolls inside its own box);
   - what to teach again counts students (one student's mistake in 4 cases: 1, one item per
     mistake), a timed-out or crashed case its students; "files missing" a status like the
     others (a tile, flagged cells); each row links to students/<id>/feedback.txt, quoted;
@@ -377,6 +380,74 @@ class LayoutCheckTest(unittest.TestCase):
 
     def test_the_probe_is_not_in_the_report(self):
         self.assertNotIn("<script", render()[0])
+
+
+LABEL = re.compile(r'<text (?P<attributes>[^>]*)>(?P<text>[^<]*)</text>')
+
+
+def label_box(attributes: str, text: str) -> tuple:
+    """(left, top, right, bottom) that a chart label's glyphs stay inside, px: horizontal
+    (anchored at x), or upright (rotate -90) with its glyphs left of x, hanging down from y
+    (text-anchor end) or rising from it (start)."""
+    value = dict(re.findall(r'([\w-]+)="([^"]*)"', attributes))
+    x, y, size = float(value["x"]), float(value["y"]), int(value["font-size"])
+    width = html_report.text_width(text, size, value.get("font-weight") == "bold")
+    if "rotate(-90" not in value.get("transform", ""):
+        left = x - {"start": 0, "middle": width / 2, "end": width}[value["text-anchor"]]
+        return left, y - size, left + width, y + size * 0.25
+    if value["text-anchor"] == "end":
+        return x - size, y, x + size * 0.25, y + width
+    return x - size, y - width, x + size * 0.25, y
+
+
+class ChartLayoutTest(unittest.TestCase):
+    """The chart's labels at any number of exercises and class size: none overlaps another
+    (a label wider than its bar's slot is turned upright), and nothing on the page is set
+    wider than a 1400 px window."""
+
+    def labels(self, count: int, students: int) -> list:
+        exercises = [{"id": f"{n:02d}", "name": f"exercise_name_{n}", "title": "t"}
+                     for n in range(1, count + 1)]
+        stats = {ex["id"]: {"rate": 1.0 if n % 2 else 0.995, "full": students,
+                            "students": students} for n, ex in enumerate(exercises)}
+        svg = html_report.chart_svg(exercises, stats)
+        self.assertEqual(len(re.findall(r'class="bar"', svg)), count)
+        return [(m["text"], label_box(m["attributes"], m["text"])) for m in LABEL.finditer(svg)]
+
+    def assert_apart(self, labels: list) -> None:
+        for i, (text, (left, top, right, bottom)) in enumerate(labels):
+            for other, (left2, top2, right2, bottom2) in labels[i + 1:]:
+                self.assertFalse(left < right2 and left2 < right and top < bottom2
+                                 and top2 < bottom, f"{text!r} and {other!r} overlap")
+
+    def test_no_two_labels_overlap(self):
+        for count in (2, 7, 23, 40):
+            for students in (1, 29, 130):
+                with self.subTest(exercises=count, students=students):
+                    self.assert_apart(self.labels(count, students))
+
+    def test_23_exercises_turn_the_counts_upright_and_keep_the_ids(self):
+        boxes = dict(self.labels(23, 130))
+        left, top, right, bottom = boxes["130/130"]
+        self.assertGreater(bottom - top, right - left)  # upright
+        left, top, right, bottom = boxes["23"]
+        self.assertLess(bottom - top, right - left)
+
+    def test_a_bars_tooltip_names_its_exercise(self):
+        html = render()[0]
+        self.assertIn("<title>01 dot_scores: 50 % of the cases passed; 1 of 2 students got "
+                      "full points</title>", html)
+        self.assertIn('<th class="exercise" title="02 softmax">02</th>', html)
+
+    def test_nothing_is_set_wider_than_1400_px(self):
+        html = render()[0]
+        widths = [int(w) for w in re.findall(r'(\d+)px', html)
+                  + re.findall(r'width="(\d+)"', html)]
+        self.assertTrue(widths)
+        self.assertLessEqual(max(widths), 1400, widths)
+        # A table wider than the window scrolls in its own box, not the page.
+        self.assertIn('<div class="scroll" id="students-box"><table id="students">', html)
+        self.assertIn(".scroll { max-width: 100%; overflow-x: auto; }", html)
 
 
 class WrittenByGradeTest(unittest.TestCase):

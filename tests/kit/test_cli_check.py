@@ -119,6 +119,37 @@ class CheckTest(ThrowawayKitTest):
         self.assertEqual(sum(line.startswith("✗ context_vector.") for line in lines), 1)
         self.assertIn("  also for: context_vector.one_token", lines)
 
+    def test_the_notebooks_case_is_shown_first_when_it_fails(self):
+        # Exercise 17: the notebook's parameters do not fit a wrong d_out (a throw, no mistake
+        # named), while the hashed cases, more of them, name the mistake.
+        threw = ('attn::wrapper_for_output_width(...) threw attn::shape_error: "W_query has '
+                 'shape (3, 1), the module asks for (3, 2)"')
+        whole = ("attn::wrapper_for_output_width(...) vs golden 02_x/{0}/context.npy (x): 12 of "
+                 "12 values differ — looks like: whole output_width")
+        self.fake_program({"output_width.notebook": [threw],
+                           "output_width.recorded_three_heads": [threw],
+                           **{f"output_width_hashed.{name}": [whole.format(name)]
+                              for name in ("two_heads", "three_heads", "wide_heads")}})
+        code, lines = self.check("02")
+        headers = [line for line in lines if line.startswith("✗ output_width")]
+        self.assertEqual(headers, ["✗ output_width.notebook"], lines)
+        self.assertIn("  also for: output_width.recorded_three_heads", lines)
+        self.assertTrue(any(line.startswith("  ✗ output_width_hashed.two_heads:")
+                            and line.endswith("looks like: whole output_width")
+                            for line in lines), lines)
+
+    def test_a_groups_notebook_case_is_the_one_shown(self):
+        mistake = ("attn::softmax(scores, dim) vs golden 02_x/{0}/weights.npy (x): 3 of 36 "
+                   "values differ — looks like: softmax over the wrong axis (dim=1 instead of "
+                   "dim=0)")
+        self.fake_program({f"softmax_matrix.{name}": [mistake.format(name)]
+                           for name in ("odd_rows", "rows_notebook_shape", "rows_notebook")})
+        code, lines = self.check("02")
+        self.assertEqual([line for line in lines if line.startswith("✗ softmax")],
+                         ["✗ softmax_matrix.rows_notebook"], lines)
+        self.assertIn("  also for: softmax_matrix.odd_rows, softmax_matrix.rows_notebook_shape",
+                      lines)
+
     def test_asan_runs_the_sanitizer_whatever_the_result(self):
         self.fake_program({"softmax.one_logit": []})
         for asked, runs in ((False, 0), (True, 1)):
@@ -163,6 +194,30 @@ class CheckTest(ThrowawayKitTest):
         self.assertIn("--gtest_filter=*one_logit*", arguments.read_text())
         self.assertIn("(only the tests matching *one_logit*: `tools/kit check 02` runs them all)",
                       lines)
+
+
+class FunctionSummaryTest(unittest.TestCase):
+    """One line per function, its counts in English: "the 1 case passes", not "all 1 cases"."""
+
+    def summary(self, kinds: dict) -> list:
+        """kinds: {kind: (cases that pass, cases that fail)}."""
+        cases = [reports.TestVerdict(f"{kind}.c{i}", f"02_x/c{i}",
+                                     "failed" if i < failing else "passed")
+                 for kind, (passing, failing) in kinds.items()
+                 for i in range(passing + failing)]
+        return student.function_summary(cases)
+
+    def test_one_case_is_singular(self):
+        self.assertEqual(self.summary({"softmax": (1, 0), "softmax_matrix": (0, 1)}),
+                         ["  ✓ softmax         the 1 case passes",
+                          "  ✗ softmax_matrix  1 of 1 case fails"])
+
+    def test_several_cases_are_plural(self):
+        self.assertEqual(self.summary({"softmax": (3, 0), "softmax_matrix": (1, 2),
+                                       "context_vector": (2, 1)}),
+                         ["  ✓ softmax         all 3 cases pass",
+                          "  ✗ softmax_matrix  2 of 3 cases fail",
+                          "  ✗ context_vector  1 of 3 cases fails"])
 
 
 class MemoryErrorSignsTest(unittest.TestCase):

@@ -42,9 +42,9 @@ PROBLEM_VERB = {"crashed": "crashed in a case", "timed-out": "timed out in a cas
 # exactly this colour are the bars (tests/grading/check_report.py counts them).
 BAR_FILL = "#3f7cc4"
 TRACK_FILL = "#eef2f8"
-CHART_WIDTH, CHART_HEIGHT = 960, 340
+CHART_WIDTH, CHART_PLOT_HEIGHT = 960, 248  # px: the plot's height, labels apart
 TOP_N_MISTAKES = 5
-LONG_ID = 16  # characters: a longer student id may wrap anywhere, so the table fits 1280 px
+LONG_ID = 16  # characters: a longer student id may wrap anywhere, keeping its column narrow
 
 CSS = """
 body { font: 15px/1.45 "DejaVu Sans", "Helvetica Neue", Arial, sans-serif; color: #1d2430;
@@ -62,6 +62,7 @@ code { font: 13px "DejaVu Sans Mono", monospace; }
 .tile b { display: block; font-size: 22px; }
 .tile span { color: #4a5566; font-size: 13px; }
 .caption { color: #4a5566; font-size: 13px; margin: 4px 0 0; max-width: 960px; }
+#chart svg { max-width: 100%; height: auto; }
 #mistakes .grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(560px, 1fr));
                   gap: 14px; }
 #mistakes article { border: 1px solid #d5dbe4; border-radius: 6px; padding: 10px 14px;
@@ -76,11 +77,15 @@ code { font: 13px "DejaVu Sans Mono", monospace; }
 table { border-collapse: collapse; font-size: 14px; }
 th, td { border: 1px solid #d5dbe4; padding: 3px 8px; text-align: right; }
 th { background: #e9eef6; font-weight: 600; vertical-align: bottom; }
-th small { display: block; font-weight: normal; color: #4a5566; max-width: 5.5em;
-           overflow-wrap: anywhere; }  /* long exercise names wrap: the table fits 1280 px */
+/* Wider than the window (many exercises, long flags), the table scrolls inside its own box,
+   never the page. */
+.scroll { max-width: 100%; overflow-x: auto; }
+th.exercise { cursor: help; }
+#students tr > :first-child { position: sticky; left: 0; }  /* the ids stay while it scrolls */
+#students td:first-child { background: #fff; }
 td.id, th.id { text-align: left; }
 td.total { white-space: nowrap; }
-/* A long id or error wraps within a bounded width: the table fits 1280 px. */
+/* A long id or error wraps within a bounded width: its column stays narrow. */
 td.id.long a { display: inline-block; max-width: 11em; overflow-wrap: anywhere; }
 td.full { background: #dcf1de; }
 td.partial { background: #fdf0c4; }
@@ -220,18 +225,73 @@ def exercise_stats(records: list, exercise: dict) -> dict:
             "problems": problems, "unnamed": unnamed}
 
 
+# Glyph advances of DejaVu Sans (the chart's font) in em, rounded up: digits, then the few
+# other characters a label under a bar holds; anything else counts as a wide letter. Bold
+# is about a tenth wider.
+_ADVANCE = dict.fromkeys("0123456789", 0.64) | {" ": 0.32, "/": 0.34, "%": 0.96, ".": 0.32}
+
+
+def text_width(text: str, size: float, bold: bool = False) -> float:
+    """An upper bound of `text`'s width in px at `size` px in DejaVu Sans."""
+    return sum(_ADVANCE.get(char, 0.8) for char in text) * size * (1.1 if bold else 1.0)
+
+
+def _label(text: str, centre: float, y: float, size: int, rotated: bool, anchor: str = "end",
+           **style) -> str:
+    """One label centred on a bar at `centre`: horizontal, its baseline at `y`, or (where it
+    would not fit the bar's slot) turned a quarter, reading upwards, hanging down from `y`
+    (anchor="start": rising up from `y`)."""
+    attributes = "".join(f' {name.replace("_", "-")}="{value}"' for name, value in style.items())
+    if not rotated:
+        return (f'<text x="{centre:.1f}" y="{y:.1f}" text-anchor="middle" font-size="{size}"'
+                f'{attributes}>{escape(text)}</text>')
+    x = centre + size * 0.35  # the glyphs' middle on the bar's centre line
+    return (f'<text class="rotated" x="{x:.1f}" y="{y:.1f}" text-anchor="{anchor}" '
+            f'font-size="{size}" transform="rotate(-90 {x:.1f} {y:.1f})"{attributes}>'
+            f'{escape(text)}</text>')
+
+
 def chart_svg(exercises: list, stats: dict) -> str:
-    """Bars of the share of cases passed per exercise, 0-100 %, at a fixed size (so every
-    browser draws it alike, whatever the class size), whole-pixel bars."""
-    left, right, top, bottom = 56, 16, 30, 62
-    plot_w, plot_h = CHART_WIDTH - left - right, CHART_HEIGHT - top - bottom
-    slot = plot_w / max(len(exercises), 1)
+    """Bars of the share of cases passed per exercise, 0-100 %, at a fixed width (so every
+    browser draws it alike, whatever the class size), whole-pixel bars. Under each bar its
+    id (its name too where the slot is wide) and how many students got full points; a label
+    wider than its bar's slot is turned upright, so no two labels overlap. Hovering a bar
+    names the exercise (its <title>)."""
+    left, right, gap = 56, 16, 4
+    slot = (CHART_WIDTH - left - right) / max(len(exercises), 1)
     bar_w = int(min(80, slot * 0.6))
-    described = ", ".join(f"{ex['id']} {ex['name']} {_percent(stats[ex['id']]['rate'])}"
-                          for ex in exercises)
+    rows = [(ex, stats[ex["id"]]) for ex in exercises]
+    # The name fits under a wide bar; else the id alone (the tooltip, the table and the
+    # mistakes section name it).
+    names = [f"{ex['id']} {ex['name']}" if slot >= 120 else ex["id"] for ex, _ in rows]
+    counts = [f"{data['full']}/{data['students']}" for _, data in rows]
+    rates = [_percent(data["rate"]) for _, data in rows]
+    if any(text_width(rate, 13, True) > slot - gap for rate in rates):
+        rates = [rate.removesuffix(" %") for rate in rates]  # the axis says %
+    if slot >= 120:
+        counts = [f"{count} full" for count in counts]
+
+    def upright(texts, size, bold=False):
+        return any(text_width(text, size, bold) > slot - gap for text in texts)
+
+    rate_up, name_up, count_up = upright(rates, 13, True), upright(names, 13), upright(counts, 12)
+
+    def height(texts, size, up):  # of a row of labels
+        return max(text_width(text, size) for text in texts) + 8 if up and texts else size + 7
+
+    top = 12 + height(rates, 13, rate_up) if rate_up else 30
+    name_row = top + CHART_PLOT_HEIGHT + (8 if name_up else 20)
+    count_row = top + CHART_PLOT_HEIGHT + height(names, 13, name_up) + 8 + (
+        0 if count_up else 12)
+    chart_height = round(top + CHART_PLOT_HEIGHT + height(names, 13, name_up)
+                         + height(counts, 12, count_up) + 12)
+    plot_h = CHART_PLOT_HEIGHT
+    described = ", ".join(f"{ex['id']} {ex['name']} {_percent(data['rate'])}"
+                          for ex, data in rows)
     parts = [f'<svg id="pass-rate-chart" role="img" xmlns="http://www.w3.org/2000/svg" '
-             f'width="{CHART_WIDTH}" height="{CHART_HEIGHT}" '
-             f'viewBox="0 0 {CHART_WIDTH} {CHART_HEIGHT}" font-family="DejaVu Sans, sans-serif" '
+             f'width="{CHART_WIDTH}" height="{chart_height}" '
+             f'viewBox="0 0 {CHART_WIDTH} {chart_height}" '
+             f'font-family="DejaVu Sans, sans-serif" '
              f'aria-label="{escape("Cases passed per exercise: " + described)}">',
              "<title>Share of each exercise's value cases passed, over all students</title>"]
     for tick in range(0, 101, 25):
@@ -240,26 +300,26 @@ def chart_svg(exercises: list, stats: dict) -> str:
                      f'stroke="#d5dbe4"/>'
                      f'<text x="{left - 8}" y="{y + 4}" text-anchor="end" font-size="12" '
                      f'fill="#4a5566">{tick} %</text>')
-    for i, exercise in enumerate(exercises):
-        data = stats[exercise["id"]]
+    if slot < 120:  # what the row of counts is
+        parts.append(f'<text x="{left - 8}" y="{count_row if not count_up else count_row + 10}" '
+                     f'text-anchor="end" font-size="12" fill="#4a5566">full</text>')
+    for i, (exercise, data) in enumerate(rows):
         centre = left + slot * (i + 0.5)
         x = round(centre - bar_w / 2)
-        height = round(plot_h * data["rate"])
-        # Names fit under the bars up to about 7 exercises; beyond, the ids alone (the table
-        # and the mistakes section name them).
-        label = f"{exercise['id']} {exercise['name']}" if slot >= 120 else exercise["id"]
+        bar = round(plot_h * data["rate"])
+        tooltip = (f"{exercise['id']} {exercise['name']}: {_percent(data['rate'])} of the cases "
+                   f"passed; {data['full']} of {_students(data['students'])} got full points")
         parts.append(
+            f'<g class="exercise"><title>{escape(tooltip)}</title>'
             f'<rect class="track" x="{x}" y="{top}" width="{bar_w}" height="{plot_h}" '
             f'fill="{TRACK_FILL}"/>'
             f'<rect class="bar" data-exercise="{escape(exercise["id"])}" '
-            f'data-rate="{data["rate"]:.4f}" x="{x}" y="{top + plot_h - height}" '
-            f'width="{bar_w}" height="{height}" fill="{BAR_FILL}"/>'
-            f'<text x="{centre:.1f}" y="{top + plot_h - height - 6}" text-anchor="middle" '
-            f'font-size="13" font-weight="bold" fill="#1d2430">{_percent(data["rate"])}</text>'
-            f'<text x="{centre:.1f}" y="{top + plot_h + 20}" text-anchor="middle" '
-            f'font-size="13" fill="#1d2430">{escape(label)}</text>'
-            f'<text x="{centre:.1f}" y="{top + plot_h + 38}" text-anchor="middle" '
-            f'font-size="12" fill="#4a5566">{data["full"]}/{data["students"]} full</text>')
+            f'data-rate="{data["rate"]:.4f}" x="{x}" y="{top + plot_h - bar}" '
+            f'width="{bar_w}" height="{bar}" fill="{BAR_FILL}"/>'
+            + _label(rates[i], centre, top + plot_h - bar - 6, 13, rate_up, anchor="start",
+                     font_weight="bold", fill="#1d2430")
+            + _label(names[i], centre, name_row, 13, name_up, fill="#1d2430")
+            + _label(counts[i], centre, count_row, 12, count_up, fill="#4a5566") + "</g>")
     parts.append(f'<line x1="{left}" x2="{CHART_WIDTH - right}" y1="{top + plot_h}" '
                  f'y2="{top + plot_h}" stroke="#8a94a3"/></svg>')
     return "".join(parts)
@@ -297,8 +357,10 @@ def mistakes_section(exercises: list, stats: dict) -> str:
 
 
 def student_table(records: list, exercises: list) -> str:
-    head = "".join(f'<th>{escape(ex["id"])}<small>{escape(ex["name"])}</small></th>'
-                   for ex in exercises)
+    # An exercise's column is headed by its number, its name in the tooltip: 23 names side by
+    # side would make the table wider than a screen.
+    head = "".join(f'<th class="exercise" title="{escape(ex["id"] + " " + ex["name"])}">'
+                   f'{escape(ex["id"])}</th>' for ex in exercises)
     rows = []
     for record in sorted(records, key=lambda r: r["id"]):
         cells = []
@@ -336,9 +398,10 @@ def student_table(records: list, exercises: list) -> str:
             '<span style="background:#f8dcd8">zero</span>'
             'NO FILE / NOT TAKEN / NO BUILD / TIMED OUT / CRASHED: what happened to that exercise; '
             'each student links to their feedback.txt</p>'
-            '<table id="students"><thead><tr><th class="id">Student</th><th>Total</th>'
+            '<div class="scroll" id="students-box"><table id="students"><thead><tr>'
+            '<th class="id">Student</th><th>Total</th>'
             f'<th class="id">Status</th>{head}</tr></thead><tbody>{"".join(rows)}</tbody>'
-            '</table></section>')
+            '</table></div></section>')
 
 
 def render(records: list, exercises: list, rubric: Rubric, notes: list, meta: dict,
@@ -373,9 +436,10 @@ def render(records: list, exercises: list, rubric: Rubric, notes: list, meta: di
         f'<header><h1>Attention Kit — class report</h1><p class="meta">{header}</p>{notes_html}'
         f'<ul class="tiles" id="summary">{tiles_html}</ul></header>'
         f'<section id="chart"><h2>Pass rate per exercise</h2>{chart_svg(exercises, stats)}'
-        '<p class="caption">Bars: the share of the exercise\'s value cases passed, over all '
-        'students (a student who passed 3 of 5 cases adds 3 passed and 5 cases). Under each bar: '
-        'how many students got its full points.</p></section>'
+        '<p class="caption">Bars, and the number on each: the share (%) of the exercise\'s '
+        'value cases passed, over all students (a student who passed 3 of 5 cases adds 3 passed '
+        'and 5 cases). Under each bar: its exercise, and how many students got its full points '
+        '(hover a bar for its name).</p></section>'
         f'{mistakes_section(exercises, stats)}{student_table(records, exercises)}'
         '<footer>Each student\'s feedback (what passed and failed, with the teaching messages): '
         '<code>OUT/students/&lt;student&gt;/feedback.txt</code>, beside it <code>junit.xml</code> '

@@ -17,7 +17,7 @@ import json
 import re
 import textwrap
 
-from . import stubs
+from . import diagnose, stubs
 from .catalogue import Kit, KitError, notebook_cells
 from .terminal import say
 
@@ -56,7 +56,8 @@ def catalogue_table(kit: Kit, counts: dict) -> str:
         cases, mistakes = counts[ex["id"]]
         cells = "; ".join(f"[{name}]({url}) {cited}" for name, url, cited in notebook_cells(ex))
         rows.append(f"| {ex['id']} | {ex['title']} | {cells} | `{ex['stub']}` | "
-                    f"ready: {cases} cases, {mistakes} named mistakes |")
+                    f"ready: {diagnose.count(cases, 'case')}, "
+                    f"{diagnose.count(mistakes, 'named mistake')} |")
     return "\n".join(rows)
 
 

@@ -181,7 +181,8 @@ def build_and_test(kit: Kit, stages: Stages, preset: str, excluded: str) -> None
         for problem in problems:
             say("  " + problem)
         say(f"  {len(kit.exercises)} stubs: "
-            + (f"{len(problems)} problems" if problems else "each fails cleanly, naming its file"))
+            + (diagnose.count(len(problems), "problem") if problems
+               else "each fails cleanly, naming its file"))
         stage["passed"] = not problems
 
 
@@ -252,7 +253,7 @@ def grade_synthetic_class(kit: Kit, full: bool) -> bool:
     kit_dir = prepare_grading_kit(kit)
     if kit_dir is None:
         return False
-    say(f"  the kit's HEAD built in {kit_dir}; grading {len(chosen)} students"
+    say(f"  the kit's HEAD built in {kit_dir}; grading {diagnose.count(len(chosen), 'student')}"
         + ("" if full else f" on exercises {SLICE_EXERCISES}") + " ...")
     # Under /tmp (searchable by all), 0711: the sandbox's uid must pass through to the class.
     work = Path(tempfile.mkdtemp(prefix="attn-grading."))

@@ -203,11 +203,22 @@ def failure_key(case) -> str:
     return re.sub(r"( threw .*) — called with .*", r"\1", key)
 
 
+def from_the_notebook(case) -> bool:
+    """A case on the notebook's own values, the one the student reads in the book: the
+    recorder names it so ("notebook", "rows_notebook", "notebook_seed42"); a case drawn at
+    random at the notebook's sizes is a "…notebook_shape"."""
+    name = (case.value_case or "").rsplit("/", 1)[-1]
+    return "notebook" in name and not name.endswith("_shape")
+
+
 def group_failures(failed: list) -> list:
-    """[(first case, [names of the other cases failing alike])], in reading order."""
+    """[(first case, [names of the other cases failing alike])], in reading order; a
+    group's first case is its notebook case where it has one."""
     groups: dict = {}
     for case in failed:
         groups.setdefault(failure_key(case), []).append(case)
+    for cases in groups.values():
+        cases.sort(key=lambda case: not from_the_notebook(case))
     return [(cases[0], [case.name for case in cases[1:]]) for cases in groups.values()]
 
 
@@ -222,13 +233,14 @@ def failure_screen(failed: list, everything: bool = False) -> list:
     hint), the cases failing alike named after it ("also for"), then one line per other kind
     of failure, its cases with it. `everything`: each kind of failure in full."""
     groups = group_failures(failed)
-    # The mistake most failing cases are named by is the one shown in full: on some cases
-    # (a symmetric input) two mistakes give the same tensor, and neither is named there.
+    # The notebook's case, when it fails, is shown in full first: it is the one the student
+    # reads in the book. Else the mistake most failing cases are named by: on some cases (a
+    # symmetric input) two mistakes give the same tensor, and neither is named there.
     counted = Counter(failure_key(case) for case, also in groups for _ in range(1 + len(also))
                       if progress.mistake_family(case))
-    if counted:
-        most = counted.most_common(1)[0][0]
-        groups.sort(key=lambda group: failure_key(group[0]) != most)
+    most = counted.most_common(1)[0][0] if counted else None
+    groups.sort(key=lambda group: (not from_the_notebook(group[0]),
+                                   failure_key(group[0]) != most))
     lines = []
     for number, (case, also) in enumerate(groups):
         if number and not everything:
@@ -252,6 +264,17 @@ def failure_screen(failed: list, everything: bool = False) -> list:
     return lines
 
 
+def failures_report(failed: list, everything: bool = False) -> list:
+    """What `check` says of the failing tests (failure_screen), argument checks that only
+    wait for a throwing call folded into it."""
+    shown, folded = progress.fold_unreached_checks(progress.in_reading_order(failed))
+    lines = failure_screen(shown, everything)
+    if folded:
+        lines.append(f"  (and {diagnose.count(len(folded), 'argument check')} not tested until "
+                     "the call returns: nothing more to fix there)")
+    return lines
+
+
 def function_summary(cases: list) -> list:
     """✓/✗ per function (each ATTN_CASE kind) of an exercise with several."""
     kinds: dict = {}
@@ -264,8 +287,13 @@ def function_summary(cases: list) -> list:
     lines = []
     for kind, kind_cases in kinds.items():
         failing = sum(case.outcome != "passed" for case in kind_cases)
-        mark, what = (("✗", f"{failing} of {len(kind_cases)} cases fail") if failing
-                      else ("✓", f"all {len(kind_cases)} cases pass"))
+        total = len(kind_cases)
+        if failing:
+            mark, what = "✗", (f"{failing} of {diagnose.count(total, 'case')} "
+                               f"{'fails' if failing == 1 else 'fail'}")
+        else:
+            mark, what = "✓", ("the 1 case passes" if total == 1
+                               else f"all {total} cases pass")
         lines.append(f"  {mark} {kind:<{width}}  {what}")
     return lines
 
@@ -330,12 +358,8 @@ def check(kit: Kit, number: str | None, pattern: str | None = None,
         say(f"✗ {stub}: {reason}. Stuck? {hint_command}")
         return 1
 
-    shown, folded = progress.fold_unreached_checks(progress.in_reading_order(failed))
-    for line in failure_screen(shown, everything):
+    for line in failures_report(failed, everything):
         say(line)
-    if folded:
-        say(f"  (and {diagnose.count(len(folded), 'argument check')} not tested until the call "
-            "returns: nothing more to fix there)")
     if failed:
         say()
     if pattern:

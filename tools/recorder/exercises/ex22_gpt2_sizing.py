@@ -362,19 +362,19 @@ def check_printed():
 def record(exercise):
     check_printed()
     gpt2 = "the book's Exercise 3.3 (ch03.ipynb In [39])"
-    tutorial = ("exercise-solutions.ipynb, Exercise 3.3 with GPT-2's qkv_bias=True (as a "
-                "multi-head tutorial counts it)")
-    exercise.notebook("notebook_w_query", LINEAR_COUNT, f"{tutorial}: W_query's parameters",
+    with_bias = ("exercise-solutions.ipynb, Exercise 3.3 with GPT-2's qkv_bias=True (GPT-2's "
+                 "query, key and value layers have biases)")
+    exercise.notebook("notebook_w_query", LINEAR_COUNT, f"{with_bias}: W_query's parameters",
                       d_in=768, d_out=768, bias=1)
     exercise.notebook("notebook_no_bias", LINEAR_COUNT, f"{gpt2}: W_query without a bias",
                       d_in=768, d_out=768, bias=0)
-    exercise.notebook("notebook_qkv_bias", MODULE_COUNT, f"{tutorial}: qkv_bias=True",
+    exercise.notebook("notebook_qkv_bias", MODULE_COUNT, f"{with_bias}: qkv_bias=True",
                       **GPT2, qkv_bias=1)
     exercise.notebook("notebook", MODULE_COUNT, f"{gpt2}: qkv_bias=False", **GPT2, qkv_bias=0)
     exercise.notebook("notebook_scores", SCORE_BYTES, f"{gpt2}: one 1024-token sequence",
                       batch=1, num_heads=12, T=1024)
-    exercise.notebook("notebook_scores_tutorial", SCORE_BYTES,
-                      f"{tutorial}: its batch of 2 sequences of 128 tokens",
+    exercise.notebook("notebook_scores_short", SCORE_BYTES,
+                      f"{with_bias}: a batch of 2 sequences of 128 tokens",
                       batch=2, num_heads=12, T=128)
     exercise.notebook("notebook_mask", MASK_BYTES, f"{gpt2}: the mask for 1,024 tokens",
                       context_length=1024)
@@ -409,7 +409,7 @@ def record(exercise):
         """make(draw): integer inputs drawn in hidden sets from (public, (low, high))."""
         return lambda draw: {name: draw.size(*spec) for name, spec in fixed.items()}
 
-    exercise.drawn("linear_drawn", LINEAR_COUNT, f"{tutorial}: a Linear of other sizes",
+    exercise.drawn("linear_drawn", LINEAR_COUNT, f"{with_bias}: a Linear of other sizes",
                    sizes(d_in=(7, (1, 100)), d_out=(5, (1, 100)), bias=(1, (0, 1))))
     exercise.drawn("small_module", MODULE_COUNT, f"{gpt2} at other sizes",
                    sizes(d_in=(5, (2, 40)), d_out=(6, (2, 8)), context_length=(9, (1, 30)),
