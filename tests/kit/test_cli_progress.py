@@ -46,6 +46,18 @@ class ExerciseStateTest(ThrowawayKitTest):
                               "nan, expected 0.25 (nan or inf is never within tolerance) — "
                               "looks like: softmax over the wrong axis (dim=0 instead of dim=-1)"))
 
+    @unittest.skipUnless(shutil.which("cppcheck"), "cppcheck is not installed")
+    def test_a_variable_read_before_it_is_set_is_named_by_its_line_first(self):
+        self.start_work("02", "float total_of(const float* s, int n) {\n"
+                              "    float total;\n"
+                              "    for (int i = 0; i < n; ++i) total += s[i];\n"
+                              "    return total;\n"
+                              "}\n")
+        name, reason = self.state("02")
+        self.assertEqual(name, progress.FAILING)
+        self.assertRegex(reason, r"^exercises/02_fails\.cpp:\d+: `total` is read before it is "
+                                 r"set; attn::softmax\(scores, -1\)")
+
     def test_a_crash_names_its_test_and_signal_from_the_stream(self):
         self.assertEqual(self.state("03"), (
             progress.FAILING, "crashed in softmax_matrix.rows_notebook with a segmentation "

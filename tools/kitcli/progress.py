@@ -13,7 +13,7 @@ import re
 from collections import Counter
 from typing import NamedTuple
 
-from . import build, device_lint, reports, stubs
+from . import analyse, build, device_lint, reports, stubs
 from .catalogue import Kit
 
 DONE, FAILING, SKIPPED, NOT_STARTED = "done", "failing", "skipped", "not started"
@@ -181,8 +181,10 @@ def exercise_state(kit: Kit, ex: dict, preset: str, build_output: str,
     stream = reports.read_verdicts(build.verdicts_path(kit, preset, ex))
     if stream is None or not stream.finished:
         return State(FAILING, missing_report_reason(kit, ex, result, stream))
-    return device_code_checked(kit, ex, verdict(ex, stream.tests, program_passed=result is not None
-                                                and result.passed))
+    state = verdict(ex, stream.tests, program_passed=result is not None and result.passed)
+    if state.name == FAILING:  # a line cppcheck names (a variable read before it is set) first
+        return State(FAILING, analyse.with_finding(kit.root, ex, state.reason))
+    return device_code_checked(kit, ex, state)
 
 
 def device_code_checked(kit: Kit, ex: dict, state: State) -> State:

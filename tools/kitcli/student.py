@@ -13,7 +13,8 @@ import sys
 import time
 from dataclasses import dataclass
 
-from . import build, device_lint, diagnose, progress, reports, setup, show as show_case, stubs
+from . import (analyse, build, device_lint, diagnose, progress, reports, setup,
+               show as show_case, stubs)
 from .catalogue import Kit, notebook_cells
 from .terminal import from_here, kit_command, progress_bar, say, screen_width, shorten
 
@@ -333,6 +334,10 @@ def check(kit: Kit, number: str | None, pattern: str | None = None,
                 build.reports_dir(kit, "default") / f"ex{ex['id']}.subset.verdicts")
     first = run_tests(kit, program, selection, verdicts)
     failed = [case for case in first.cases or [] if case.outcome == "failed"]
+    # What cppcheck names by its line (a variable read before it is set), before what it did.
+    for line in analyse.check_report(kit.root, ex, bool(failed) or first.cases is None,
+                                     lambda path: from_here(kit.root, path)):
+        say(line)
     again = run_tests(kit, program, selection, verdicts) if failed else None
     why = memory_error_signs(first, again) or ("you asked for it (--asan)" if sanitize else None)
     memory_error = sanitizer_verdict(kit, ex, selection, why) if why else None

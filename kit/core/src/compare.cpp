@@ -160,19 +160,24 @@ void name_the_mistake(comparison& verdict, const known_mistake* mistake) {
 
 // The exercise files are compiled with -ftrivial-auto-var-init=pattern (AttnExercise.cmake):
 // a float read before it is set holds 0xFEFEFEFE, -1.69e38, on every machine. What is computed
-// from it keeps that magnitude, or, divided by it, becomes a denormal near 1e-39 everywhere,
-// which would pass for 0. No correct answer of the kit comes near the first where its golden
-// does not; the second shows as EVERY value tiny, where a softmax of large scores (a real
-// mistake) leaves some denormals beside values near 1.
+// from it keeps that magnitude, or, divided by it, becomes tiny: weights near 1e-39 (denormals,
+// which would pass for 0), and their sum near 1e-38. No correct answer of the kit comes near
+// the first where its golden does not. The second shows as EVERY value tiny (below
+// uninitialised_tiny, far above what x / -1.69e38 gives for any |x| < 1e6) where the answer is
+// above 1e-20, which no float32 rounding or slip of arithmetic gives.
+// A softmax of large scores (a real mistake) leaves some tiny values beside values near 1, and
+// a result left at 0 (a recorded mistake) has no tiny value at all.
+constexpr double uninitialised_huge = 1e37, uninitialised_tiny = 1e-30;
+
 bool looks_uninitialised(const any_tensor& actual, const any_tensor& expected) {
     if (actual.index() != 0 || expected.index() != 0) return false;
     const auto got = values_of(actual), want = values_of(expected);
     bool any_tiny = false, all_tiny = true;
     for (std::size_t i = 0; i < got.size() && i < want.size(); ++i) {
         const double g = std::abs(got[i]), w = std::abs(want[i]);
-        if (std::isfinite(g) && g > 1e37 && !(w > 1e37)) return true;
-        if (!(w > 1e-30)) continue;  // where the answer is (nearly) 0, any small value is fine
-        const bool tiny = g != 0 && g < std::numeric_limits<float>::min();
+        if (std::isfinite(g) && g > uninitialised_huge && !(w > uninitialised_huge)) return true;
+        if (!(w > 1e-20)) continue;  // where the answer is (nearly) 0, any small value is fine
+        const bool tiny = g != 0 && g < uninitialised_tiny;
         any_tiny = any_tiny || tiny;
         all_tiny = all_tiny && (tiny || g == 0);
     }
@@ -180,10 +185,10 @@ bool looks_uninitialised(const any_tensor& actual, const any_tensor& expected) {
 }
 
 constexpr const char* uninitialised_diagnosis =
-    "values near -1.7e38, or near 1e-39 where the answer is not 0: what the kit's build puts in "
-    "a variable read before it is set, and what dividing by it gives. An accumulator declared "
-    "without a value (`float total;` then `total += ...`): start it at 0 (`float total = "
-    "0.0f;`)";
+    "values near -1.7e38, or tiny ones (about 1e-39) where the answer is not 0: the first is "
+    "what the kit's build puts in a variable read before it is set, the second what dividing "
+    "by such a variable gives. A total declared without a value (`float total;` then `total "
+    "+= ...`)? Start it at 0: `float total = 0.0f;`";
 
 }  // namespace
 
