@@ -2,15 +2,16 @@
 """tests/grading/expected.py — the gradebook the synthetic class deserves, in numbers.
 
     tests/grading/expected.py [--cases DIR ...] [--rubric FILE] [--unsandboxed | --no-namespaces]
-                              [--fast] [--only NAME ...] [--exercises 01,03] [--json]
-                              [--check GRADEBOOK]
+                              [--fast] [--only NAME ...] [--exercises 01,03] [--backend CUDA]
+                              [--json] [--check GRADEBOOK]
 
 expected.json says per student and exercise which cases pass ("all", "none",
-"notebook_only"); this counts those cases in the case set(s) graded (each DIR's MANIFEST.json;
-default: the kit's reference_data/, several DIRs: their union, as a grader given --hidden) and
-applies the rubric: default 10 points per exercise, partial credit per value case, points *
-passed / cases rounded to 0.01; `--rubric FILE` is tools/grade's JSON, {"points": {"01": 5,
-...}, "partial": true} (an exercise it does not name keeps 10; partial false: all or nothing).
+"notebook_only", "all_but_kind:KIND"); this counts those cases in the case set(s) graded
+(each DIR's MANIFEST.json; default: the kit's reference_data/, several DIRs: their union, as
+a grader given --hidden) and applies the rubric: default 10 points per exercise, partial
+credit per value case, points * passed / cases rounded to 0.01; `--rubric FILE` is
+tools/grade's JSON, {"points": {"01": 5, ...}, "partial": true} (an exercise it does not name
+keeps 10; partial false: all or nothing).
 
 Prints the expected gradebook as CSV (id,total,max,<exercise ids>,status), or as JSON with
 --json. --check GRADEBOOK compares a grader's gradebook.csv with it, every cell: the same
@@ -29,7 +30,8 @@ a grader not run as root can be expected to grade right); --no-namespaces: witho
 --fast: without those marked "slow" (make_class.py --fast); --only NAME: those students alone
 (make_class.py --only wrote just them); --exercises: the gradebook of `tools/grade --exercises`
 (those columns alone; a student's status is expected.json's, so grade the exercise that causes
-it). Importable: expected_gradebook(case_dirs, rubric) -> rows.
+it); --backend CUDA: a kit whose GPU track is built for CUDA (ATTN_GPU=CUDA), where a student's
+"cuda" entry (exercises, status) holds. Importable: expected_gradebook(case_dirs, rubric) -> rows.
 Standard library only.
 """
 
@@ -71,6 +73,8 @@ def passes(rule: str, case, files) -> bool:
         return False
     if rule == "notebook_only":
         return files.get("inputs", {}).get("shape") == NOTEBOOK_SHAPE
+    if rule.startswith("all_but_kind:"):
+        return case.get("kind") != rule.split(":", 1)[1]
     raise ValueError(f"expected.json: unknown rule {rule!r}")
 
 
@@ -99,9 +103,10 @@ def leave_out(spec: dict, unsandboxed=False, no_namespaces=False, fast=False) ->
 
 def expected_gradebook(case_dirs=None, rubric=None, expected_file=HERE / "expected.json",
                        root: Path = ROOT, unsandboxed=False, only=None, no_namespaces=False,
-                       fast=False, exercises=None):
+                       fast=False, exercises=None, backend="OMP"):
     """{student: {"total", "max", "points": {id: float}, "status", "passed": {id: (n, of)},
-    "folder"}}"""
+    "folder"}}. `backend`: the GPU track's (OMP or CUDA); a student's "cuda" entry replaces
+    its "exercises" and "status" on a CUDA kit."""
     case_dirs = case_dirs or [root / "reference_data"]
     rubric = rubric or load_rubric(None)
     expected = json.loads(Path(expected_file).read_text(encoding="utf-8"))["students"]
@@ -117,6 +122,8 @@ def expected_gradebook(case_dirs=None, rubric=None, expected_file=HERE / "expect
     cases = load_cases(case_dirs)
     rows = {}
     for student, spec in expected.items():
+        if backend == "CUDA":
+            spec = {**spec, **spec.get("cuda", {})}
         rules = spec["exercises"]
         status = spec.get("status_without_namespaces", spec["status"]) if no_namespaces \
             else spec["status"]
@@ -264,6 +271,8 @@ def main(argv=None):
                         help="only this student (repeatable)")
     parser.add_argument("--exercises", metavar="01,03",
                         help="graded with tools/grade --exercises: these columns alone")
+    parser.add_argument("--backend", choices=("OMP", "CUDA"), default="OMP",
+                        help="the graded kit's GPU-track backend (ATTN_GPU; default OMP)")
     parser.add_argument("--json", action="store_true", help="print JSON, not CSV")
     parser.add_argument("--check", type=Path, metavar="GRADEBOOK",
                         help="compare a gradebook.csv with the expected one, every cell")
@@ -274,7 +283,7 @@ def main(argv=None):
     names = {exercise["id"]: Path(exercise["goldens"]).name for exercise in exercises}
     rows = expected_gradebook(args.cases, load_rubric(args.rubric), unsandboxed=args.unsandboxed,
                               only=args.only, no_namespaces=args.no_namespaces, fast=args.fast,
-                              exercises=chosen)
+                              exercises=chosen, backend=args.backend)
     mismatch = class_mismatch()
     if mismatch:
         print(mismatch)

@@ -1643,6 +1643,219 @@ def student_forges_reports(kit):
     return everything(kit, {ex: forges_file for ex in ("01", "02", "03")}, solved)
 
 
+# rewrites_results / rewrites_results_burning: a daemon started by a static initializer (fork,
+# setsid, fork; every signal ignored) that waits for the runner's exit (the pipe it shares
+# with it closing, then, in the first, the runner's pid vanishing) and then rewrites every
+# result of the exercise's runs with bytes that are no tensor, in a tight loop: 10 s, or 60 s
+# of burning CPU past the runner's own CPU limit. In exercise 03's file; compiled in one unit
+# with the others, it starts in every exercise's program. Put after the file's code.
+REWRITES_RESULTS = r"""
+
+// ---- the attack: a daemon that rewrites this run's results once the runner has exited ----
+#include <csignal>
+#include <ctime>
+#include <fcntl.h>
+#include <filesystem>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace hostile_@EX@_rewrites {
+
+// Every .npy under the exercise's folder (WORK/NN: results-SET beside the cwd, cwd-results-SET).
+void rewrite_results(const std::filesystem::path& exercise) {
+    std::error_code error;
+    for (std::filesystem::recursive_directory_iterator it(exercise, error), end;
+         !error && it != end; it.increment(error)) {
+        if (it->path().extension() != ".npy") continue;
+        const int fd = open(it->path().c_str(), O_WRONLY | O_TRUNC);
+        if (fd < 0) continue;
+        [[maybe_unused]] const ssize_t written = write(fd, "garbage", 7);
+        close(fd);
+    }
+}
+
+int start_daemon() {
+    std::error_code error;
+    const std::filesystem::path exercise = std::filesystem::current_path(error).parent_path();
+    int exited[2];
+    if (error || pipe(exited) != 0) return 0;
+    const pid_t runner = getpid();
+    const pid_t child = fork();
+    if (child != 0) {  // the runner, its fork done or refused: on to main()
+        close(exited[0]);
+        if (child > 0) waitpid(child, nullptr, 0);
+        else close(exited[1]);
+        return 0;
+    }
+    setsid();
+    if (fork() != 0) _exit(0);
+    for (int sig = 1; sig < NSIG; ++sig) std::signal(sig, SIG_IGN);
+    close(exited[1]);
+    char byte;
+    while (read(exited[0], &byte, 1) != 0) {  // the pipe closes when the runner exits
+    }
+    while (@WAIT_FOR_PID@ && kill(runner, 0) == 0) {  // ... then its pid vanishes
+    }
+    const std::time_t start = std::time(nullptr);
+    while (std::time(nullptr) - start < @SECONDS@) rewrite_results(exercise);
+    _exit(0);
+}
+
+[[maybe_unused]] const int daemon_started = start_daemon();
+
+}  // namespace hostile_@EX@_rewrites
+"""
+
+
+def rewrites_results(wait_for_pid: bool, seconds: int):
+    def files(kit):
+        need(kit, "03")
+        attack_text = (REWRITES_RESULTS.replace("@EX@", "03")
+                       .replace("@WAIT_FOR_PID@", "true" if wait_for_pid else "false")
+                       .replace("@SECONDS@", str(seconds)))
+        return everything(kit, {"03": lambda k, ex: k.solution(ex) + attack_text}, solved)
+    return files
+
+
+# The GPU track's attacks, in exercise 23's functor (Thrust's OpenMP backend runs it on the
+# CPU's threads, GPU_TRACK_THREADS of them; nvcc on a CUDA kit). Each is the solution with one
+# change, put in by gpu_attack() at the start of operator() (@KERNEL@), of the host function
+# (@HOST@) and before `namespace attn` (@PRELUDE@).
+GPU_ATTACKS = {
+    # Each row opens its own team of 100 OpenMP threads (nesting allowed): two rows at once ask
+    # for 200, past the sandbox's 64 processes and threads. libgomp exits with status 1.
+    "gpu_threads_past_limit": {"prelude": r"""
+#if defined(_OPENMP)
+#include <omp.h>
+#endif
+namespace hostile_23 {
+ATTN_HOST_DEVICE inline void more_threads() {
+#if defined(_OPENMP) && !defined(__CUDA_ARCH__)
+    omp_set_max_active_levels(2);
+#pragma omp parallel num_threads(100)
+    {
+        [[maybe_unused]] volatile int busy = omp_get_thread_num();
+    }
+#endif
+}
+}  // namespace hostile_23
+""", "kernel": "hostile_23::more_threads();"},
+    # Sets its own number of threads: OMP_NUM_THREADS=1000 from a static initializer (libgomp
+    # read it before) and omp_set_num_threads(16) before the kernel (within the limits).
+    "gpu_sets_threads": {"prelude": r"""
+#include <cstdlib>
+#if defined(_OPENMP)
+#include <omp.h>
+#endif
+namespace hostile_23 {
+[[maybe_unused]] const int environment_set = setenv("OMP_NUM_THREADS", "1000", 1);
+inline void set_threads() {
+#if defined(_OPENMP)
+    omp_set_num_threads(16);
+#endif
+}
+}  // namespace hostile_23
+""", "host": "hostile_23::set_threads();"},
+    # A kernel that never ends on the large case (T >= 512 tokens: many_rows only); right on
+    # the others.
+    "gpu_endless_kernel": {"kernel": (
+        "if (shape.tokens >= 512) for (volatile unsigned spin = 0;; spin = spin + 1) {\n"
+        "        }")},
+    # A functor that reads files: the public goldens (found from the working directory up)
+    # and /etc/passwd. If it reads any, it computes the right answer (a leak would show as
+    # points); else it writes zeros.
+    "gpu_reads_files": {"prelude": r"""
+#include <cstdio>
+namespace hostile_23 {
+ATTN_HOST_DEVICE inline bool reads_a_file() {
+#if defined(__CUDA_ARCH__)
+    return false;
+#else
+    const char* const paths[] = {
+        "/etc/passwd",
+        "reference_data/23_fused_attention/many_rows/context.npy",
+        "../reference_data/23_fused_attention/many_rows/context.npy",
+        "../../reference_data/23_fused_attention/many_rows/context.npy",
+        "../../../reference_data/23_fused_attention/many_rows/context.npy",
+        "../../../../reference_data/23_fused_attention/many_rows/context.npy",
+        "../../../../../reference_data/23_fused_attention/many_rows/context.npy",
+        "../../../.kit-src/reference_data/23_fused_attention/many_rows/context.npy",
+        "../../../.cases/public/23_fused_attention/many_rows/context.npy"};
+    for (const char* path : paths) {
+        if (std::FILE* file = std::fopen(path, "rb")) {
+            const bool read = std::fgetc(file) != EOF;
+            std::fclose(file);
+            if (read) return true;
+        }
+    }
+    return false;
+#endif
+}
+}  // namespace hostile_23
+""", "kernel": (
+        "if (!hostile_23::reads_a_file()) {\n"
+        "            for (std::int64_t k = 0; k < shape.head_dim; ++k) "
+        "context[row * shape.head_dim + k] = 0.0f;\n"
+        "            return;\n"
+        "        }")},
+    # Not an attack: a helper that returns nothing on one path, which nvcc only warns about and
+    # the kit's own g++ build of the GPU track (-Werror=return-type) refuses. The feedback must
+    # say how the file was compiled.
+    "gpu_warning_is_error": {"prelude": r"""
+namespace hostile_23 {
+ATTN_HOST_DEVICE inline std::int64_t checked_row(std::int64_t row) {
+    if (row >= 0) return row;
+}
+}  // namespace hostile_23
+""", "kernel": "row = hostile_23::checked_row(row);"},
+    # CUDA kits only: a static initializer takes every byte of device memory it can and never
+    # frees it; the test's own allocations then fail. The student graded next must not notice.
+    "gpu_hogs_device": {"prelude": r"""
+#if defined(__CUDACC__)
+#include <cuda_runtime.h>
+namespace hostile_23 {
+int take_all_device_memory() {
+    std::size_t chunk = std::size_t{1} << 30;
+    void* taken = nullptr;
+    while (chunk >= (std::size_t{1} << 20)) {
+        if (cudaMalloc(&taken, chunk) != cudaSuccess) chunk /= 2;  // never freed
+    }
+    return 0;
+}
+[[maybe_unused]] const int device_memory_taken = take_all_device_memory();
+}  // namespace hostile_23
+#endif
+"""},
+}
+
+KERNEL_LINE = "    ATTN_HOST_DEVICE void operator()(std::int64_t row) const {\n"
+HOST_LINE = "    const float scale = 1.0f / sqrtf(static_cast<float>(shape.head_dim));\n"
+
+
+def gpu_attack(kit, name):
+    """Exercise 23's solution with GPU_ATTACKS[name] put in."""
+    parts = GPU_ATTACKS[name]
+    source = kit.solution("23")
+    if KERNEL_LINE not in source or HOST_LINE not in source or "namespace attn" not in source:
+        raise SystemExit("make_class.py: exercise 23's solution changed: its functor's "
+                         "operator() or its host function's scale line is not found")
+    if "kernel" in parts:
+        source = source.replace(KERNEL_LINE, KERNEL_LINE + "        " + parts["kernel"] + "\n")
+    if "host" in parts:
+        source = source.replace(HOST_LINE, HOST_LINE + "    " + parts["host"] + "\n")
+    if "prelude" in parts:
+        at = source.index("namespace attn")
+        source = source[:at] + parts["prelude"].strip("\n") + "\n\n" + source[at:]
+    return source
+
+
+def gpu_student(name):
+    def files(kit):
+        need(kit, "23")
+        return everything(kit, {"23": lambda k, ex: gpu_attack(k, name)}, solved)
+    return files
+
+
 def student_crash_tricks(kit):
     need(kit, "10", "12", "14")
     return everything(kit, {
@@ -1909,6 +2122,9 @@ STUDENTS = {
     "forges_reports": ("flat", student_forges_reports, None),
     "crash_tricks": ("exercises", student_crash_tricks, None),
     "kit_copy_rigged": ("kit", student_kit_copy_rigged, rig_kit_copy),
+    "rewrites_results": ("flat", rewrites_results(True, 10), None),
+    "rewrites_results_burning": ("flat", rewrites_results(False, 60), None),
+    **{name: ("flat", gpu_student(name), None) for name in GPU_ATTACKS},
 }
 
 # Students whose folder is not their name: names that collide with the grader's outputs, a

@@ -12,15 +12,21 @@ not a solution's source, and the build's files only with the link step's group.
 The second, the bubblewrap sandbox's promises, each tested: the uid is the slot's; the view is
 all a run sees (no kit, no /etc/passwd, no other process in /proc); /tmp and /dev/shm are
 private, empty, bounded and gone afterwards; a daemon (fork, setsid, fork) dies with the run;
-SysV IPC objects die with it; no network; open files and output are capped. Where this machine
-refuses namespaces (a chroot, Docker's default profile) it exits 77, which ctest reports as
-"Not Run", never as passed. Standard library only.
+SysV IPC objects die with it; no network; open files and output are capped; results are sealed
+when the program exits: attacks/rewrites_results.cpp, whose static initializer starts a daemon
+that rewrites the results in a tight loop once the runner has exited (and one that burns CPU),
+run 20 times each, must never change them, nor leave a process, while the same attack without
+the one-process filter gets through (it did in 8 of 10 runs here). Where this machine refuses
+namespaces (a chroot, Docker's default profile) it exits 77, which ctest reports as "Not Run",
+never as passed. Standard library only.
 """
 
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
+import time
 import unittest
 from pathlib import Path
 
@@ -30,7 +36,7 @@ sys.path.insert(0, str(KIT / "tools"))
 from grader import kitbuild  # noqa: E402  (after the path is set)
 from grader.reports import split  # noqa: E402
 from grader.sandbox import (LINK_GID, OUTPUT_HEAD, OUTPUT_TAIL, Limits, Sandbox,  # noqa: E402
-                            View, namespaces_problem)
+                            View, namespaces_problem, seal_problem)
 
 AS_ROOT = os.geteuid() == 0
 
@@ -87,20 +93,95 @@ class UidTest(unittest.TestCase):
             self.assertFalse(readable(source / "solutions" / "01.cpp", groups=(LINK_GID,)))
 
 
+ATTACK = KIT / "tests" / "grading" / "attacks" / "rewrites_results.cpp"
+SEALED_RUNS = 20
+
+
+def build_attack(folder: str) -> Path:
+    """attacks/rewrites_results.cpp compiled into `folder` (the kit's C++ compiler)."""
+    program = Path(folder, "rewrites_results")
+    subprocess.run([os.environ.get("CXX", "g++"), "-std=c++17", "-O1", "-o", str(program),
+                    str(ATTACK)], check=True)
+    os.chmod(program, 0o755)
+    return program
+
+
+def attack_once(sandbox: Sandbox, folder: str, program: Path, burn: bool,
+                one_process: bool = True) -> tuple:
+    """One run of the attack in a fresh work folder: (what its result says, whether its fork
+    was refused, the Outcome)."""
+    work = Path(folder, "attack")
+    shutil.rmtree(work, ignore_errors=True)
+    work.mkdir()
+    sandbox.give(str(work))
+    ran = sandbox.run([str(program)], str(work), Limits(wall_s=10, cpu_s=5),
+                      View(read_only=(program,), writable=(work,)),
+                      env={"ATTACK_BURN": "1"} if burn else {}, one_process=one_process)
+    result = (work / "results" / "case_1" / "out.txt").read_text()
+    return result, (work / "fork-refused").exists(), ran
+
+
 def uids_processes(uid: int) -> list:
+    """The live processes of `uid`. A zombie runs nothing: the kernel reaps those of an ended
+    PID namespace a moment after its init (as Sandbox.sweep, which leaves them out)."""
     found = []
     for entry in os.listdir("/proc"):
         try:
             status = Path("/proc", entry, "status").read_text()
         except OSError:
             continue
-        if any(line.startswith("Uid:") and line.split()[1] == str(uid)
-               for line in status.splitlines()):
+        lines = status.splitlines()
+        if any(line.startswith("Uid:") and line.split()[1] == str(uid) for line in lines) \
+                and not any(line.startswith("State:") and line.split()[1] in "ZX"
+                            for line in lines):
             found.append(entry)
     return found
 
 
-class BubblewrapTest(unittest.TestCase):
+class SealedResultsMixin:
+    """The attack, SEALED_RUNS times per variant: the result is the runner's, its fork was
+    refused, no process of the uid is left; and the control: the same sandbox without the
+    one-process filter lets the daemon forge the result (else this test could not fail)."""
+    mode = "bwrap"
+
+    def test_results_are_sealed_when_the_runner_exits(self):
+        if seal_problem(self.mode):
+            self.skipTest(seal_problem(self.mode))
+        sandbox = Sandbox(self.mode)
+        with tempfile.TemporaryDirectory(prefix="attn-seal-test.") as folder:
+            os.chmod(folder, 0o711)
+            program = build_attack(folder)
+            start = time.monotonic()
+            for burn in (False, True):
+                for run in range(SEALED_RUNS):
+                    result, refused, ran = attack_once(sandbox, folder, program, burn)
+                    where = f"run {run + 1} of {SEALED_RUNS}{' (burning CPU)' if burn else ''}"
+                    self.assertEqual((ran.status, result), ("ok", "real\n"), where)
+                    self.assertTrue(refused, f"{where}: its fork was not refused")
+                    self.assertEqual(uids_processes(sandbox.uid), [], where)
+            sealed_s = time.monotonic() - start
+            forged = 0
+            for _ in range(SEALED_RUNS):
+                result, refused, _ = attack_once(sandbox, folder, program, False, False)
+                self.assertFalse(refused)
+                if result != "real\n":
+                    forged += 1
+                    break
+            sandbox.sweep()  # in mode "uid", the unsealed daemons are killed by uid
+            self.assertEqual(forged, 1, "without the filter the daemon never got through: "
+                             "this test shows nothing")
+            print(f"\n{2 * SEALED_RUNS} sealed runs of the attack ({self.mode}) in "
+                  f"{sealed_s:.2f} s", file=sys.stderr)
+
+
+@unittest.skipUnless(AS_ROOT, "the sandbox changes uid: root only")
+class SealedWithoutNamespacesTest(SealedResultsMixin, unittest.TestCase):
+    """What holds where namespaces are refused (mode "uid"): the same filter, installed by
+    the grader's loader; no PID namespace."""
+    mode = "uid"
+
+
+class BubblewrapTest(SealedResultsMixin, unittest.TestCase):
     """Runs only with --namespaces (main() below decides whether they can run here)."""
 
     @classmethod
@@ -206,7 +287,7 @@ class BubblewrapTest(unittest.TestCase):
 
 def main() -> int:
     if "--namespaces" not in sys.argv:
-        unittest.main(defaultTest=["SplitTest", "UidTest"])
+        unittest.main(defaultTest=["SplitTest", "UidTest", "SealedWithoutNamespacesTest"])
     sys.argv.remove("--namespaces")
     problem = "not root: the sandbox changes uid" if not AS_ROOT else namespaces_problem()
     if problem:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures
+import fcntl
 import json
 import os
 import queue
@@ -21,7 +22,8 @@ from pathlib import Path
 from . import cases as casesets
 from . import gradescope, kitbuild, reports, submission
 from .rubric import Rubric
-from .sandbox import LINK_GID, Limits, Sandbox, View, isolation, namespaces_problem
+from .sandbox import (LINK_GID, Limits, Sandbox, View, isolation, namespaces_problem,
+                      seal_problem)
 from .text import printable
 
 # The student's status: the worst thing that happened to their work. "files missing" is the
@@ -32,6 +34,10 @@ COMPILE_LIMITS = dict(address_space=4 << 30, cpu_s=60, wall_s=90.0, nproc=64,
 # Thrust's OpenMP backend runs this many threads of a GPU-track exercise: within the process
 # limit (Limits.nproc) whatever the grading machine's number of cores.
 GPU_TRACK_THREADS = 2
+# A CUDA run holds the machine's GPU alone (this lock file, for every grader on the machine,
+# and a lock per grader for its job slots): a program that takes all device memory, or a
+# kernel that never ends, costs its own cases, never a classmate's run beside it.
+GPU_LOCK = "/tmp/attn-grade-gpu.lock"
 JUDGE_LIMITS = ["prlimit", f"--as={4 << 30}", "--cpu=60", "--core=0", "--"]
 JUDGE_WALL_S = 120
 # The judge's verdict file this grader reads (docs/verdicts.md).
@@ -122,6 +128,7 @@ class Grader:
         self.mode = choose_isolation(getattr(args, "without_namespaces", False))
         self.isolated = self.mode != "none"
         self.notes = []
+        self.gpu_lock = threading.Lock()
 
     def prepare(self):
         out = self.out
@@ -174,6 +181,10 @@ class Grader:
         elif self.mode == "uid":
             self.notes.append(f"graded WITHOUT namespaces (--without-namespaces): "
                               f"{WITHOUT_NAMESPACES_LOSES}")
+        if seal_problem(self.mode):
+            self.notes.append(f"test programs may start processes ({seal_problem(self.mode)}): "
+                              "one could still change a run's results after its program exited, "
+                              "until the sandbox ends")
         if self.mode == "bwrap" and os.environ.get(PRIVATE_MOUNTS) != "1":
             self.notes.append("the grader could not make its own mount namespace: work folders "
                               "are not size-bounded")
@@ -360,7 +371,8 @@ class Grader:
             if compiled.status != "ok":
                 result["status"] = "build-failed"
                 result["note"] = "does not compile:\n" + self.compiler_words(
-                    compiled, student_file, folder, exercise)
+                    compiled, student_file, folder, exercise) + "\n" + self.how_compiled(
+                    ex_id, kitbuild.student_compile(cmds, str(student_file), str(obj)))
                 return None
         # Only the link step sees the kit's build (the earlier solutions' libraries among
         # them), and only the linker runs in it: no student code.
@@ -377,6 +389,23 @@ class Grader:
                 linked, student_file, folder, exercise)
             return None
         return program
+
+    def how_compiled(self, ex_id: str, argv: list) -> str:
+        """How the grader compiled a file that did not compile, for the student: where that
+        differs from another build of theirs (the GPU track's backend; warnings made errors;
+        the one unit of the other files), a file may compile there and not here."""
+        errors = [arg for arg in argv if arg.startswith("-Werror")]
+        made = (f" Warnings made errors: {' '.join(errors)}." if errors else "")
+        if self.is_gpu[ex_id]:
+            how = {"CUDA": "nvcc, for the GPU",
+                   "OMP": "g++ on Thrust's OpenMP backend (the .cu file as C++, "
+                          "-fopenmp)"}.get(self.backend, f"the {self.backend} backend")
+            return (f"(Compiled alone, as this kit's build compiles the GPU track: {how}, not "
+                    f"in one unit with your other files.{made} A file that compiles with "
+                    f"another backend may not compile here: `tools/kit check {ex_id}` on a "
+                    f"kit built like this one (ATTN_GPU={self.backend}) shows the same errors.)")
+        return (f"(Compiled alone, with the kit's own command for an exercise file.{made} "
+                f"`tools/kit check {ex_id}` compiles it the same way.)")
 
     @staticmethod
     def compiler_words(outcome, student_file, folder, exercise) -> str:
@@ -397,8 +426,8 @@ class Grader:
                                                  self.inputs[(name, ex_id)], all_cases[name],
                                                  sandbox, self.is_gpu[ex_id])
             result["timing"][f"run-{name}"] = ran_s
-            for outcome in crashes.values():
-                if SEVERITY[outcome.status] > SEVERITY[result["status"]]:
+            for outcome in crashes.values():  # an exit(1) ("failed") leaves the status as it is
+                if SEVERITY.get(outcome.status, 0) > SEVERITY[result["status"]]:
                     result["status"] = outcome.status
             if ran and not (results / "runner-started").exists() and ran.why:
                 crashes.setdefault("", ran)  # it died before main(): no case ran
@@ -432,12 +461,17 @@ class Grader:
         crashes, seconds, first, remaining = {}, 0.0, None, list(cases)
         while remaining:
             only = [] if remaining == cases else [f"--attn-case={','.join(remaining)}"]
-            ran = sandbox.run([str(program), f"--attn-run-cases={inputs}",
-                               f"--attn-results={results}"] + only, str(run_dir),
-                              limits, view, env=env)
+            with self.gpu(cuda):
+                ran = sandbox.run([str(program), f"--attn-run-cases={inputs}",
+                                   f"--attn-results={results}"] + only, str(run_dir),
+                                  limits, view, env=env, one_process=True)
             seconds += ran.seconds
             first = first or ran
-            if ran.status not in ("crashed", "timed-out"):
+            if ran.status == "failed" and (results / "runner-started").exists():
+                # exit(1) in the middle of a case (libgomp when it cannot start its threads):
+                # it costs that case, as a crash would, and the cases after it run again.
+                ran.why = self.exit_in_words(ran, gpu)
+            elif ran.status not in ("crashed", "timed-out"):
                 break
             stopped_in = self.current_case(results)
             if stopped_in not in remaining:  # no case named: the rest cannot be told apart
@@ -448,6 +482,41 @@ class Grader:
             remaining = [case for case in remaining
                          if case != stopped_in and not (results / case).exists()]
         return crashes, round(seconds, 2), first
+
+    @staticmethod
+    def exit_in_words(ran, gpu: bool) -> str:
+        """Why a runner that exited with a status other than 0 stopped, for the student: its
+        status, the last line it printed, and the limit that line points to."""
+        lines = [line.strip() for line in ran.output.splitlines() if line.strip()]
+        why = f"the program exited with status {ran.returncode}"
+        if lines:
+            last = printable(lines[-1], one_line=True, limit=160).replace("; ", ", ")
+            why += f" (its last words: {last})"
+        if "thread creation failed" in ran.output.lower() or "resource temporarily" in \
+                ran.output.lower():
+            # no "; " in it: the feedback splits a note's entries there
+            why += (f": a test program may run {Limits().nproc} threads and processes in all"
+                    + (f", and a GPU-track kernel gets {GPU_TRACK_THREADS} OpenMP threads"
+                       if gpu else ""))
+        return why
+
+    def gpu(self, cuda: bool):
+        """The machine's GPU, held alone for one CUDA run (a no-op for any other run)."""
+        grader = self
+
+        class Held:
+            def __enter__(self):
+                if cuda:
+                    grader.gpu_lock.acquire()
+                    self.file = open(GPU_LOCK, "w")
+                    fcntl.flock(self.file, fcntl.LOCK_EX)
+
+            def __exit__(self, *_):
+                if cuda:
+                    self.file.close()
+                    grader.gpu_lock.release()
+
+        return Held()
 
     @staticmethod
     def current_case(results: Path) -> str:

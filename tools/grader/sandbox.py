@@ -14,7 +14,14 @@ size, open files):
   die with the run;
 - no network (a fresh network namespace), a hostname of its own;
 - a clean environment, its own session; what it prints is read as it comes and capped
-  (the first and last KiB kept, the rest counted), never held whole in memory.
+  (the first and last KiB kept, the rest counted), never held whole in memory;
+- for a program of the student's (`run(..., one_process=True)`), a seccomp filter that lets
+  it start threads but no other process (fork, vfork, clone without CLONE_THREAD: EPERM;
+  clone3 and io_uring_setup: ENOSYS, so that pthread_create falls back to clone): when the
+  program exits, the kernel has ended every thread of it, and nothing of the sandbox is left
+  to write its results or burn CPU. The results are sealed at its exit, not at the sandbox's
+  end. Installed by bwrap (--seccomp) or, in the modes below, by a few lines of Python before
+  setpriv: it holds without namespaces too.
 
 `mode` says what the machine allows (isolation()): "bwrap" as above; "uid" when root but
 namespaces are refused (a chroot, Docker's default seccomp profile): the uid change and the
@@ -31,10 +38,13 @@ from __future__ import annotations
 import fcntl
 import glob
 import os
+import platform
 import pwd
 import shutil
 import signal
+import struct
 import subprocess
+import sys
 import threading
 import time
 from dataclasses import dataclass
@@ -51,6 +61,93 @@ PRIVATE_TMP_BYTES = 64 << 20  # each of /tmp, /var/tmp, /dev/shm inside a run
 # OpenBLAS); nothing else of /etc is visible.
 ETC_FILES = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/alternatives")
 OUTPUT_HEAD, OUTPUT_TAIL = 8192, 4096  # bytes of a run's output kept: its first and last
+
+# The one-process filter (classic BPF over struct seccomp_data: nr at 0, arch at 4, args[0]'s
+# low 32 bits at 16). Per architecture: AUDIT_ARCH, fork, vfork, clone, clone3, io_uring_setup
+# (None: no such call). io_uring is refused too: a ring's queued writes could run after the
+# process that queued them has exited.
+_SECCOMP_ARCH = {"x86_64": (0xC000003E, 57, 58, 56, 435, 425),
+                 "aarch64": (0xC00000B7, None, None, 220, 435, 425)}
+_CLONE_THREAD = 0x00010000
+_RET_ALLOW, _RET_ERRNO, _RET_KILL_PROCESS = 0x7FFF0000, 0x00050000, 0x80000000
+_EPERM, _ENOSYS = 1, 38
+
+
+def one_process_filter() -> bytes | None:
+    """The seccomp program (struct sock_filter[]) that lets a program start threads but no
+    process (nor an io_uring), for this machine's architecture; None where it is not known.
+    A system call of another ABI (x86's int 0x80, x32) kills the process: no test program
+    makes one."""
+    arch = _SECCOMP_ARCH.get(platform.machine())
+    if arch is None:
+        return None
+    audit_arch, fork, vfork, clone, clone3, io_uring_setup = arch
+    ld, jeq, jset, ret = 0x20, 0x15, 0x45, 0x06  # BPF_LD|W|ABS, JMP|JEQ|K, JMP|JSET|K, RET|K
+    # (op, label jumped to if true, if false, k): None goes on to the next instruction.
+    code = [(ld, None, None, 4), (jeq, None, "kill", audit_arch), (ld, None, None, 0),
+            (jset, "kill", None, 0x40000000)]  # x32's calls
+    code += [(jeq, "eperm", None, nr) for nr in (fork, vfork) if nr is not None]
+    code += [(jeq, "enosys", None, clone3), (jeq, "enosys", None, io_uring_setup),
+             (jeq, "clone", None, clone),
+             (ret, None, None, _RET_ALLOW)]
+    labels = {"kill": len(code), "eperm": len(code) + 1, "enosys": len(code) + 2,
+              "clone": len(code) + 3}
+    code += [(ret, None, None, _RET_KILL_PROCESS), (ret, None, None, _RET_ERRNO | _EPERM),
+             (ret, None, None, _RET_ERRNO | _ENOSYS),
+             (ld, None, None, 16), (jset, None, "no thread", _CLONE_THREAD),
+             (ret, None, None, _RET_ALLOW)]
+    labels["no thread"] = len(code)  # BPF jumps forward only: a second EPERM
+    code.append((ret, None, None, _RET_ERRNO | _EPERM))
+
+    def offset(at, label):
+        return 0 if label is None else labels[label] - at - 1
+
+    return b"".join(struct.pack("=HBBI", op, offset(at, true), offset(at, false), k)
+                    for at, (op, true, false, k) in enumerate(code))
+
+
+# Installs the filter (hex in argv[1]) and execs argv[2:]: where bwrap does not run (modes
+# "uid" and "none"). PR_SET_NO_NEW_PRIVS = 38, PR_SET_SECCOMP = 22, SECCOMP_MODE_FILTER = 2.
+_FILTER_LOADER = """
+import ctypes, os, sys
+program = bytes.fromhex(sys.argv[1])
+class Program(ctypes.Structure):
+    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
+code = ctypes.create_string_buffer(program, len(program))
+libc = ctypes.CDLL(None, use_errno=True)
+if (libc.prctl(38, 1, 0, 0, 0) != 0 or libc.prctl(
+        22, 2, ctypes.byref(Program(len(program) // 8, ctypes.addressof(code))), 0, 0) != 0):
+    sys.exit("grader: the one-process filter could not be installed: "
+             + os.strerror(ctypes.get_errno()))
+os.execvp(sys.argv[2], sys.argv[2:])
+"""
+_SEAL_PROBLEMS: dict = {}  # mode -> why the one-process filter cannot be used ("" if it can)
+_SEAL_LOCK = threading.RLock()  # re-entered by the probe's own run, on the same thread
+
+
+def seal_problem(mode: str) -> str:
+    """Why a run cannot be kept to one process in this sandbox mode ("" when it can): tried
+    once per mode, as root's own uid (a thread starts, a fork fails)."""
+    with _SEAL_LOCK:
+        if mode in _SEAL_PROBLEMS:
+            return _SEAL_PROBLEMS[mode]
+        if one_process_filter() is None:
+            _SEAL_PROBLEMS[mode] = f"no system call filter is known for {platform.machine()}"
+            return _SEAL_PROBLEMS[mode]
+        _SEAL_PROBLEMS[mode] = ""  # for the probe's own run
+        probe = ("import os, sys, threading\n"
+                 "t = threading.Thread(target=print); t.start(); t.join()\n"
+                 "try:\n    os.fork()\nexcept PermissionError:\n    sys.exit(0)\n"
+                 "sys.exit(3)")
+        python = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
+        sandbox = Sandbox("none")
+        sandbox.mode = "bwrap" if mode == "bwrap" else "none"  # its own uid: no sweep
+        ran = sandbox.run([python, "-I", "-S", "-c", probe], "/", Limits(wall_s=20),
+                          one_process=True)
+        _SEAL_PROBLEMS[mode] = "" if ran.status == "ok" else (
+            f"the one-process filter did not hold ({ran.status}: "
+            f"{printable(ran.output, one_line=True, limit=200)})")
+        return _SEAL_PROBLEMS[mode]
 
 
 @dataclass
@@ -253,25 +350,44 @@ class Sandbox:
         return argv + ["--"]
 
     def command(self, argv: list, cwd: str, limits: Limits, view: View, environment: dict,
-                groups: tuple = ()) -> list:
+                groups: tuple = (), seal_fd: int | None = None) -> list:
+        """`seal_fd`: the one-process filter, bwrap's to read (--seccomp) or, in the other
+        modes, a loader's to install, before the first program of the run starts."""
         if self.mode == "bwrap":
-            return (self._bwrap(view, cwd, environment) + self._setpriv(groups)
-                    + self._limits(limits) + list(argv))
+            bwrap = self._bwrap(view, cwd, environment)
+            if seal_fd is not None:
+                bwrap[-1:-1] = ["--seccomp", str(seal_fd)]
+            return bwrap + self._setpriv(groups) + self._limits(limits) + list(argv)
+        seal = [] if seal_fd is None else [sys.executable, "-I", "-S", "-c", _FILTER_LOADER,
+                                           one_process_filter().hex()]
         if self.mode == "uid":
-            return self._setpriv(groups) + self._limits(limits) + list(argv)
-        return self._limits(limits) + list(argv)
+            return seal + self._setpriv(groups) + self._limits(limits) + list(argv)
+        return seal + self._limits(limits) + list(argv)
 
     def run(self, argv: list, cwd: str, limits: Limits, view: View = View(),
-            env: dict | None = None, groups: tuple = ()) -> Outcome:
+            env: dict | None = None, groups: tuple = (), one_process: bool = False) -> Outcome:
+        """`one_process`: a program of the student's. It may start threads but no process, so
+        that its exit ends everything it started: what it leaves is final (sealed) the moment
+        it exits, and no process of it outlives the run (where seal_problem() says it can)."""
         environment = {"PATH": "/usr/bin:/bin", "HOME": cwd, "LANG": "C.UTF-8", "TMPDIR": "/tmp",
                        "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
         environment.update(env or {})
+        seal_fd = None
+        if one_process and not seal_problem(self.mode):
+            seal_fd, write_end = os.pipe()
+            os.write(write_end, one_process_filter())
+            os.close(write_end)
         start = time.monotonic()
         # bwrap takes the environment from its --setenv options; the others inherit this one.
-        process = subprocess.Popen(self.command(argv, cwd, limits, view, environment, groups),
-                                   cwd=cwd, env=environment, stdin=subprocess.DEVNULL,
-                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                   start_new_session=True)
+        try:
+            process = subprocess.Popen(
+                self.command(argv, cwd, limits, view, environment, groups, seal_fd),
+                cwd=cwd, env=environment, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT, start_new_session=True,
+                pass_fds=() if seal_fd is None or self.mode != "bwrap" else (seal_fd,))
+        finally:
+            if seal_fd is not None:
+                os.close(seal_fd)
         output = _CappedOutput(process.stdout)
         output.start()
         timed_out = False
@@ -311,7 +427,7 @@ class Sandbox:
         """Waits until the slot's uid has no process left, killing them without namespaces
         (a fork bomb's children fork while they are killed: kill until none is left). With
         bwrap the PID namespace is already gone; its processes may take a moment to be reaped."""
-        if not self.isolated:
+        if not self.isolated or self.uid == 0:  # seal_problem's probe runs as root
             return
         for _ in range(1000):
             if self.uid not in _uids_running():
