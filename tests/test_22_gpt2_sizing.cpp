@@ -1,5 +1,5 @@
 // tests/test_22_gpt2_sizing.cpp — Exercise 22: GPT-2 small's attention layer (the book's
-// Exercise 3.3, ch03.ipynb In [39]; the multi-head tutorial's In [9] to In [12]). Compiled
+// Exercise 3.3, ch03.ipynb In [39]; In [9] to In [12] of the seed 002). Compiled
 // once; linked against exercises/ and solutions/22_gpt2_sizing.cpp, and the reference
 // solutions of the earlier exercises (the module's forward is exercise 19's). The cases are in
 // reference_data/22_gpt2_sizing/. A GPT-2-width module has 2.36 M parameters: no case stores
@@ -54,18 +54,20 @@ ATTN_CASE(gpt2_layer_sizes) {
 // Your GPT-2 small layer's forward at T = 64, against the whole output.
 ATTN_CASE(gpt2_forward) {
     attn::HashedUniform init(static_cast<std::uint64_t>(the_case.integer("init_seed")));
-    const attn::MultiHeadAttention mha =
-        ATTN_CALL(attn::gpt2_small_attention(init, the_case.integer("qkv_bias") != 0));
-    ATTN_RESULT("context", mha.forward(hashed_x(the_case)));
+    const bool qkv_bias = the_case.integer("qkv_bias") != 0;
+    const attn::MultiHeadAttention mha = ATTN_CALL(attn::gpt2_small_attention(init, qkv_bias));
+    const attn::Tensor3 x = hashed_x(the_case);
+    ATTN_RESULT("context", mha.forward(x));
 }
 
 // ... and at T = 1024, the full context: (B, 1024, 768) is 3 MB, so the goldens are its sums
 // over the features of each token and over the tokens of each feature.
 ATTN_CASE(gpt2_forward_sums) {
     attn::HashedUniform init(static_cast<std::uint64_t>(the_case.integer("init_seed")));
-    const attn::MultiHeadAttention mha =
-        ATTN_CALL(attn::gpt2_small_attention(init, the_case.integer("qkv_bias") != 0));
-    const attn::Tensor3 context = ATTN_CALL(mha.forward(hashed_x(the_case)));
+    const bool qkv_bias = the_case.integer("qkv_bias") != 0;
+    const attn::MultiHeadAttention mha = ATTN_CALL(attn::gpt2_small_attention(init, qkv_bias));
+    const attn::Tensor3 x = hashed_x(the_case);
+    const attn::Tensor3 context = ATTN_CALL(mha.forward(x));
     ATTN_RESULT("token_sums", attn::Matrix(xt::sum(context, {2})));    // (B, T)
     ATTN_RESULT("feature_sums", attn::Matrix(xt::sum(context, {1})));  // (B, d_out)
 }

@@ -13,6 +13,7 @@ unittest only, no build needed):
   test_cli_check.py      check's report: one per failure, per function, a hang; the commands
   test_cli_bench.py      bench and compare: Google Benchmark's JSON, ratios, JSON lines, CSV, SVG
   test_cli_analyse.py    cppcheck on the student's file: findings by line, none on solutions
+  test_cli_heatmap.py    the picture of attention weights: terminal grid (plain, colour), SVG
 
 test_student_view.py (ctest: kit.student_view) drives tools/kit on a built copy of the kit.
 

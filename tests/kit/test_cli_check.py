@@ -68,9 +68,9 @@ class CheckTest(ThrowawayKitTest):
         return code, output.getvalue().splitlines()
 
     def test_identical_failures_are_reported_once_with_also_for(self):
-        wrong_axis = ("attn::softmax(scores, dim) vs golden 03_softmax/{}/weights.npy: 30 of 36 "
-                      "values differ — looks like: softmax over the wrong axis (dim=1 instead "
-                      "of dim={})")
+        wrong_axis = ("softmax(scores, dim): 30 of 36 values differ — looks like: softmax over "
+                      "the wrong axis (dim=1 instead of dim={1})\n  case {0}: a matrix (ch03)\n"
+                      "  golden: 03_softmax/{0}/weights.npy")
         self.fake_program({"softmax_matrix.cols_notebook": [wrong_axis.format("cols_notebook", 0)],
                            "softmax_matrix.cols_dim_minus2": [wrong_axis.format("cols_dim_minus2",
                                                                                 -2)],
@@ -94,14 +94,15 @@ class CheckTest(ThrowawayKitTest):
                          ["✗ softmax_matrix.cols_notebook", "✗ softmax.one_logit"])
 
     def test_the_first_failure_is_cut_to_fit_a_screen(self):
-        long = "attn::softmax(x) vs golden 02_x/a/w.npy: 1 of 90 values differ" + "\n  row" * 80
+        long = ("softmax(x): 1 of 90 values differ\n  case a: x\n  golden: 02_x/a/w.npy"
+                + "\n  row" * 78)
         self.fake_program({"softmax.a": [long]})
         code, lines = self.check("02")
         self.assertLessEqual(len(lines), 40, lines)
         self.assertIn("  … (51 more lines: `check --all`)", lines)
 
     def test_value_cases_come_before_argument_checks(self):
-        self.fake_program({"softmax.one_logit": ["attn::softmax(x): 1 of 3 values differ"]},
+        self.fake_program({"softmax.one_logit": ["softmax(x): 1 of 3 values differ"]},
                           checks={"SoftmaxTest.RejectsEmptyInput": [
                               "attn::softmax must reject an empty input"]})
         code, lines = self.check("02")
@@ -111,7 +112,7 @@ class CheckTest(ThrowawayKitTest):
                       "input", lines)
 
     def test_the_same_throw_on_other_shapes_is_one_failure(self):
-        threw = ('attn::context_vector(inputs, weights) threw std::runtime_error: "Dot: shape '
+        threw = ('context_vector(inputs, weights) threw std::runtime_error: "Dot: shape '
                  'mismatch." — called with inputs ({}), weights ({},)')
         self.fake_program({"context_vector.notebook": [threw.format("6, 3", 6)],
                            "context_vector.one_token": [threw.format("1, 4", 1)]})
@@ -119,13 +120,29 @@ class CheckTest(ThrowawayKitTest):
         self.assertEqual(sum(line.startswith("✗ context_vector.") for line in lines), 1)
         self.assertIn("  also for: context_vector.one_token", lines)
 
+    def test_a_failure_in_one_line_is_its_whole_first_line(self):
+        # The case's description, with parentheses of its own, is on a line of its own: the
+        # one-line form is the first line whole, the call as the student wrote it.
+        count = ("parameter_count(module): got {0}, expected 2,362,368 (must be equal; {1} "
+                 "than expected, ×{2})\n  case {3}: GPT-2's attention (ch03.ipynb In [40]): "
+                 "qkv_bias=False (the book's count)\n  golden: 22_x/{3}/count.npy")
+        self.fake_program({"count.notebook": [count.format("2,360,064", "2,304 fewer", "0.999",
+                                                           "notebook")],
+                           "count.qkv_bias": [count.format("4,724,736", "2,362,368 more", "2",
+                                                           "qkv_bias")]})
+        code, lines = self.check("02")
+        self.assertIn("  ✗ count.qkv_bias: parameter_count(module): got 4,724,736, expected "
+                      "2,362,368 (must be equal; 2,362,368 more than expected, ×2)", lines)
+        self.assertIn("  case notebook: GPT-2's attention (ch03.ipynb In [40]): qkv_bias=False "
+                      "(the book's count)", lines)
+
     def test_the_notebooks_case_is_shown_first_when_it_fails(self):
         # Exercise 17: the notebook's parameters do not fit a wrong d_out (a throw, no mistake
         # named), while the hashed cases, more of them, name the mistake.
-        threw = ('attn::wrapper_for_output_width(...) threw attn::shape_error: "W_query has '
-                 'shape (3, 1), the module asks for (3, 2)"')
-        whole = ("attn::wrapper_for_output_width(...) vs golden 02_x/{0}/context.npy (x): 12 of "
-                 "12 values differ — looks like: whole output_width")
+        threw = ('mha.forward(x) threw attn::shape_error: "W_query has shape (3, 1), the '
+                 'module asks for (3, 2)"')
+        whole = ("mha.forward(x): 12 of 12 values differ — looks like: whole output_width\n"
+                 "  case {0}: x\n  golden: 02_x/{0}/context.npy")
         self.fake_program({"output_width.notebook": [threw],
                            "output_width.recorded_three_heads": [threw],
                            **{f"output_width_hashed.{name}": [whole.format(name)]
@@ -139,9 +156,9 @@ class CheckTest(ThrowawayKitTest):
                             for line in lines), lines)
 
     def test_a_groups_notebook_case_is_the_one_shown(self):
-        mistake = ("attn::softmax(scores, dim) vs golden 02_x/{0}/weights.npy (x): 3 of 36 "
-                   "values differ — looks like: softmax over the wrong axis (dim=1 instead of "
-                   "dim=0)")
+        mistake = ("softmax(scores, dim): 3 of 36 values differ — looks like: softmax over the "
+                   "wrong axis (dim=1 instead of dim=0)\n  case {0}: x\n"
+                   "  golden: 02_x/{0}/weights.npy")
         self.fake_program({f"softmax_matrix.{name}": [mistake.format(name)]
                            for name in ("odd_rows", "rows_notebook_shape", "rows_notebook")})
         code, lines = self.check("02")
@@ -315,9 +332,9 @@ class CommandLineTest(ThrowawayKitTest):
 
 class ShortenTest(unittest.TestCase):
     def test_a_cut_line_keeps_the_named_mistake(self):
-        line = ("  ✗ 03 softmax  failing: softmax(scores, -1) vs golden 03_softmax/odd_rows/"
-                "weights.npy (003 In [28]): 30 of 36 values differ — looks like: softmax over "
-                "the wrong axis")
+        line = ("  ✗ 03 softmax  failing: softmax(scores, dim): 30 of 36 values differ; worst "
+                "at [4, 1]: got 0.25, expected 0.0625 (1.2e+06× the tolerance) — looks like: "
+                "softmax over the wrong axis")
         cut = shorten(line, 80)
         self.assertEqual(len(cut), 80)
         self.assertTrue(cut.endswith("… looks like: softmax over the wrong axis"), cut)

@@ -83,6 +83,10 @@ class VerdictStreamTest(unittest.TestCase):
                                           "times_tolerance": "inf"})
         self.assertTrue(mismatch.non_finite_where_finite)
         self.assertIn("\n  hint: dim=-1 normalises each row", failed[1].explanation)
+        # The call in the student's words and the case's description, each a field of its own.
+        self.assertEqual((mismatch.call, mismatch.description),
+                         ("softmax(scores, -1)", "odd rows (lab)"))
+        self.assertTrue(failed[1].failure.startswith("softmax(scores, -1): 4 of 6 values"))
 
     def test_a_crash_names_its_test_and_signal(self):
         for ex_id, signal in (("03", "SIGSEGV"), ("04", "SIGABRT")):
@@ -126,8 +130,9 @@ class NamesCheckedAcrossCasesTest(unittest.TestCase):
 
     @staticmethod
     def failed(name, mistake, diagnosis="", ruled_out=()):
-        line = f"call vs golden x (y): 2 of 4 values differ — looks like: {mistake}"
-        failure = reports.Failure("mismatch", line, line + "\n  hint: do this\n  shape: (2, 2)",
+        line = f"call(x): 2 of 4 values differ — looks like: {mistake}"
+        failure = reports.Failure("mismatch", line, line + "\n  case c: y (z)\n  golden: NN_x/c/"
+                                  "w.npy\n  hint: do this\n  shape: (2, 2)",
                                   mistake=mistake, diagnosis=diagnosis)
         return reports.TestVerdict(name, "NN_x/case", "failed", (failure,), tuple(ruled_out))
 
@@ -140,8 +145,9 @@ class NamesCheckedAcrossCasesTest(unittest.TestCase):
         checked = reports.names_checked_across_cases([tiny, larger, other_function])
         self.assertEqual(checked[0].mistake, "")
         self.assertEqual(checked[0].failure,
-                         "call vs golden x (y): 2 of 4 values differ — only [1, 0] is wrong")
+                         "call(x): 2 of 4 values differ — only [1, 0] is wrong")
         self.assertNotIn("hint: do this", checked[0].explanation)
+        self.assertIn("\n  case c: y (z)\n  golden: NN_x/c/w.npy\n  shape:", checked[0].explanation)
         self.assertEqual(checked[1].mistake, "no rescale")  # not ruled out anywhere
         self.assertEqual(checked[2].mistake, "returned `values` unchanged")  # another function
 

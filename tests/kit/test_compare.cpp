@@ -104,7 +104,30 @@ TEST(CompareTest, ComparesInt64Exactly) {
     EXPECT_TRUE(compare(parameters, golden(parameters)).passed);
     const auto verdict = compare(int_tensor{2362369}, golden(parameters));
     ASSERT_FALSE(verdict.passed);
-    EXPECT_THAT(verdict.reason, HasSubstr("got 2.36237e+06, expected 2.36237e+06 (must be equal)"));
+    EXPECT_THAT(verdict.reason, HasSubstr("got 2,362,369, expected 2,362,368 (must be equal; 1 "
+                                          "more than expected, ×1.0000004)"));
+}
+
+// GPT-2's two documented parameter counts differ in their 7th digit: %g would print both as
+// 2.36e+06. Every int64 in the message is exact, the first mismatches included.
+TEST(CompareTest, ShowsInt64CountsExactlyAndByHowMuchTheyDiffer) {
+    const auto verdict = compare(int_tensor{2360064, 7}, golden(int_tensor{2362368, 8}));
+    ASSERT_FALSE(verdict.passed);
+    EXPECT_THAT(verdict.reason,
+                HasSubstr("worst at [0]: got 2,360,064, expected 2,362,368 (must be equal; 2,304 "
+                          "fewer than expected, ×0.999)"));
+    EXPECT_THAT(verdict.details, HasSubstr("[0] got 2,360,064, expected 2,362,368, |diff| 2,304"));
+    EXPECT_THAT(verdict.details, HasSubstr("[1] got 7, expected 8, |diff| 1"));
+    EXPECT_THAT(verdict.reason + verdict.details, Not(HasSubstr("e+06")));
+}
+
+TEST(CompareTest, ShowsAnOverflowedCountExactly) {
+    const auto verdict = compare(int_tensor{-1073741824}, golden(int_tensor{3221225472}));
+    ASSERT_FALSE(verdict.passed);
+    EXPECT_THAT(verdict.reason, HasSubstr("got -1,073,741,824, expected 3,221,225,472 (must be "
+                                          "equal; 4,294,967,296 fewer than expected)"));
+    EXPECT_THAT(verdict.diagnosis, HasSubstr("got -1,073,741,824, the answer minus a multiple of "
+                                             "2^32"));
 }
 
 TEST(CompareTest, RejectsAnotherDtype) {
@@ -123,11 +146,15 @@ TEST(CompareTest, NamesAKnownMistakeAndItsHint) {
     ASSERT_FALSE(verdict.passed);
     EXPECT_EQ(verdict.mistake, "softmax over the wrong axis");
     EXPECT_EQ(verdict.hint, "use your axis");
-    const auto text = attn::kit::explain("attn::softmax(s, 0)", expected, verdict);
-    EXPECT_THAT(text, StartsWith("attn::softmax(s, 0) vs golden 01_x/case/w.npy (a test): 6 of 6"));
-    EXPECT_THAT(text.substr(0, text.find('\n')),
-                HasSubstr("looks like: softmax over the wrong axis"));
-    EXPECT_THAT(text, HasSubstr("\n  hint: use your axis"));
+    const auto text = attn::kit::explain("attn::softmax(the_case.input<2>(\"s\"), 0)", expected,
+                                         verdict, "two_rows");
+    // The first line: the call in the student's words, what is wrong, what it looks like;
+    // then the case and its description, the golden, the hint, each on its own line.
+    EXPECT_EQ(text.substr(0, text.find('\n')),
+              "softmax(s, 0): 6 of 6 values differ; worst at [0, 2]: got 0.7, expected 0.1981 "
+              "(4.31e+05× the tolerance) — looks like: softmax over the wrong axis");
+    EXPECT_THAT(text, HasSubstr("\n  case two_rows: a test\n  golden: 01_x/case/w.npy\n  hint: "
+                                "use your axis\n"));
 }
 
 TEST(CompareTest, NamesAMistakeOfAnotherShape) {

@@ -40,8 +40,8 @@ LAW_SENTENCE = "law broken: the output of token 0 changed when tokens 3.. of x c
 def run_slip(slip: str, folder: Path):
     """(state, reason, the verdict stream's tests) of test_ex19_slips with ATTN_SLIP=slip."""
     program = BUILD / "bin" / "test_ex19_slips"
-    state, reason = status_line(program, EX19, slip, CATALOGUE["settings"]["test_timeout_s"],
-                                folder)
+    state, reason, _ = status_line(program, EX19, slip, CATALOGUE["settings"]["test_timeout_s"],
+                                   folder)
     return state, reason, reports.read_verdicts(folder / f"{slip}.verdicts").tests
 
 
@@ -87,7 +87,7 @@ class LawsOnTheStatusLine(unittest.TestCase):
         self.assertTrue(state.reason.startswith(LAW_SENTENCE), state.reason)
 
     def test_a_named_mistake_elsewhere_wins_over_a_law(self):
-        named = reports.Failure("mismatch", "mha.forward(x) vs golden ...: 20 of 24 values "
+        named = reports.Failure("mismatch", "mha.forward(x): 20 of 24 values "
                                 "differ — looks like: no causal mask", "...",
                                 mistake="no causal mask")
         state = progress.verdict(EX19, [

@@ -11,7 +11,8 @@ environment variable ATTN_SLIP and declared by one line of the file,
 
 which says: with ATTN_SLIP=out_proj_dropped the exercise must fail, and its status line (the
 reason `tools/kit status` and `check` give, tools/kitcli/progress.py) must contain
-"out_proj". The build's test_exNN_slips program (cmake/AttnExercise.cmake) runs each slip,
+"out_proj". What `check` shows of the failures must read as the student's code does: no
+identifier of the test harness (HARNESS) anywhere on it. The build's test_exNN_slips program (cmake/AttnExercise.cmake) runs each slip,
 as `tools/kit check` runs a student's file; without ATTN_SLIP it must be done. A slip the
 numbers cannot tell from another is declared with the words that cover both.
 
@@ -31,8 +32,11 @@ from pathlib import Path
 
 KIT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(KIT / "tools"))
-from kitcli import progress, reports  # noqa: E402
+from kitcli import progress, reports, student  # noqa: E402
 
+# What only the kit's test files say: a student never wrote `the_case.input<2>("x")`.
+HARNESS = re.compile(r"\bthe_case\b|\binput<\d>|\bforward_of\b|\bhashed_\w+\(|\bATTN_[A-Z_]+|"
+                     r"\bcase_context\b")
 SLIP = re.compile(r"^\s*//\s*slip:\s*(?P<name>[\w-]+)\s*->\s*(?P<expected>.+?)\s*$")
 
 
@@ -44,7 +48,8 @@ def declared_slips(path: Path) -> list:
 
 def status_line(program: Path, exercise: dict, slip: str | None, timeout_s: float,
                 folder: Path) -> tuple:
-    """(state name, reason) of one run of the slips program with ATTN_SLIP=slip."""
+    """(state name, reason, the lines `check` shows of the failures) of one run of the slips
+    program with ATTN_SLIP=slip."""
     verdicts = folder / f"{slip or 'solution'}.verdicts"
     environment = dict(os.environ)
     environment.pop("ATTN_SLIP", None)
@@ -55,15 +60,17 @@ def status_line(program: Path, exercise: dict, slip: str | None, timeout_s: floa
                              cwd=KIT, env=environment, stdout=subprocess.DEVNULL,
                              stderr=subprocess.DEVNULL, timeout=timeout_s)
     except subprocess.TimeoutExpired:
-        return progress.FAILING, f"timed out after {timeout_s:.0f} s"
+        return progress.FAILING, f"timed out after {timeout_s:.0f} s", []
     except OSError as error:
         raise SystemExit(f"test_slips: cannot run {program}: {error} (build it first)")
     stream = reports.read_verdicts(verdicts)
     if stream is None or not stream.finished:
         signal = f" (signal {-run.returncode})" if run.returncode < 0 else ""
-        return progress.FAILING, f"the test program stopped before its end{signal}"
+        return progress.FAILING, f"the test program stopped before its end{signal}", []
     state = progress.verdict(exercise, stream.tests, program_passed=run.returncode == 0)
-    return state.name, state.reason
+    failed = [case for case in stream.tests if case.outcome == "failed"]
+    screen = student.function_summary(stream.tests) + student.failures_report(failed)
+    return state.name, state.reason, screen
 
 
 def main() -> int:
@@ -88,22 +95,28 @@ def main() -> int:
 
     problems, solution_problem = [], None
     with tempfile.TemporaryDirectory(prefix="kit-slips-") as folder:
-        state, reason = status_line(program, exercise, None, timeout_s, Path(folder))
+        state, reason, _ = status_line(program, exercise, None, timeout_s, Path(folder))
         if state != progress.DONE:
             solution_problem = f"without a slip the file must be done, but: {state}: {reason}"
         for name, expected in slips:
-            state, reason = status_line(program, exercise, name, timeout_s, Path(folder))
+            state, reason, screen = status_line(program, exercise, name, timeout_s,
+                                                Path(folder))
             if state == progress.DONE:
                 problems.append(f"{name}: passed as done")
             elif expected not in reason:
                 problems.append(f"{name}: the status line does not say {expected!r}: {reason}")
+            harness = [line for line in screen if HARNESS.search(line)]
+            if harness:
+                problems.append(f"{name}: `check` shows the test harness: {harness[0].strip()}")
             if options.show:
                 print(f"{name:<28} {state}: {reason}")
+                print("\n".join(f"{'':<28} | {line}" for line in screen))
     if solution_problem:
         print(f"✗ exercise {exercise['id']}: {solution_problem}")
     for problem in problems:
         print(f"✗ exercise {exercise['id']} slip {problem}")
-    print(f"exercise {exercise['id']}: {len(slips) - len(problems)} of {len(slips)} slips "
+    wrong = {problem.split(":")[0] for problem in problems}
+    print(f"exercise {exercise['id']}: {len(slips) - len(wrong)} of {len(slips)} slips "
           "rejected and named")
     return 1 if problems or solution_problem else 0
 

@@ -5,14 +5,21 @@
 
 #include <gmock/gmock.h>
 
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace {
 
 using attn::kit::arguments_of;
 using attn::kit::failure_of;
 using attn::kit::readable_message;
+using attn::kit::student_words;
 
 // What XTENSOR_ENABLE_ASSERT throws for m(6, 0) on a (6, 3) matrix (xtensor 0.24).
 const std::string xtensor_bounds_check =
@@ -39,13 +46,13 @@ TEST(StudentCodeTest, OtherExceptionsNameTheCallTheTypeAndTheArgumentShapes) {
         failure_of([] { throw std::runtime_error("Dot: shape mismatch."); },
                    "attn::context_vector(inputs, weights)", "inputs (6, 3), weights (5,)");
     EXPECT_EQ(line,
-              "attn::context_vector(inputs, weights) threw std::runtime_error: \"Dot: shape "
+              "context_vector(inputs, weights) threw std::runtime_error: \"Dot: shape "
               "mismatch.\" — called with inputs (6, 3), weights (5,)");
 }
 
 TEST(StudentCodeTest, TheKitsOwnExceptionsAreNamedWithTheirNamespace) {
     EXPECT_EQ(failure_of([] { throw attn::shape_error("bad shape"); }, "attn::softmax(x)"),
-              "attn::softmax(x) threw attn::shape_error: \"bad shape\"");
+              "softmax(x) threw attn::shape_error: \"bad shape\"");
 }
 
 TEST(StudentCodeTest, ANonStandardExceptionIsStillOneLine) {
@@ -59,7 +66,7 @@ TEST(StudentCodeTest, XtensorsBoundsCheckLosesItsHeaderPathAndLineBreak) {
     const auto line = failure_of([] { throw std::runtime_error(xtensor_bounds_check); },
                                  "attn::dot_scores(inputs, query)", "inputs (6, 3), query (3,)");
     EXPECT_EQ(line,
-              "attn::dot_scores(inputs, query) threw std::runtime_error: \"index 6 is out of "
+              "dot_scores(inputs, query) threw std::runtime_error: \"index 6 is out of "
               "bounds for axis 0 (size 6)\" — called with inputs (6, 3), query (3,)");
 }
 
@@ -82,6 +89,132 @@ TEST(ArgumentsOfTest, MatchesWholeNamesOnlyAndStatesIntegers) {
 
 TEST(ArgumentsOfTest, SaysNothingWhenTheCallPassesNoLoadedInput) {
     EXPECT_EQ(arguments_of("xt::sum(weights)", {{"scores", "(6,)"}}), "");
+}
+
+// ---- the call in the student's words -----------------------------------------------------
+
+TEST(StudentWordsTest, InputsAreNamedAsTheNotebookNamesThem) {
+    EXPECT_EQ(student_words("::attn::gpu::causal_attention(the_case.input<4>(\"queries\"), "
+                            "the_case.input<4>(\"keys\"), the_case.input<4>(\"values\"))"),
+              "causal_attention(queries, keys, values)");
+    EXPECT_EQ(student_words("attn::score_tensor_bytes(the_case.size(\"batch\"), "
+                            "the_case.size(\"num_heads\"), the_case.size(\"T\"))"),
+              "score_tensor_bytes(batch, num_heads, T)");
+    EXPECT_EQ(student_words("attn::softmax(scores, the_case.integer(\"dim\"))"),
+              "softmax(scores, dim)");
+}
+
+TEST(StudentWordsTest, PrefixesAreDroppedOnlyWhereTheyStartAName) {
+    EXPECT_EQ(student_words("attn::gpu::masked_softmax(s)"), "masked_softmax(s)");
+    EXPECT_EQ(student_words("attn::forward_flops(module, B, T)"), "forward_flops(module, B, T)");
+    // `kattn::f` is another namespace, and a member access keeps its object.
+    EXPECT_EQ(student_words("kattn::f(x) + attn::g(y)"), "kattn::f(x) + g(y)");
+    EXPECT_EQ(student_words("mha.forward(x)"), "mha.forward(x)");
+}
+
+TEST(StudentWordsTest, WhitespaceAndLineBreaksBecomeOneSpace) {
+    EXPECT_EQ(student_words("  attn::context_vector(\n        inputs,\n\tweights )  "),
+              "context_vector(inputs, weights)");
+}
+
+TEST(StudentWordsTest, AThrowNamesTheCallInTheStudentsWords) {
+    const auto line = failure_of([] { throw std::runtime_error("bad"); },
+                                 "attn::softmax(the_case.input<2>(\"scores\"))");
+    EXPECT_EQ(line, "softmax(scores) threw std::runtime_error: \"bad\"");
+}
+
+// ---- no harness identifier in a headline, for every case kind of exercises 16-23 --------
+
+// The call texts of a test file's ATTN_RESULT, ATTN_RESULT_TWICE and ATTN_CALL, as the macros
+// stringify them (the arguments after the output names), each with the ATTN_CASE kind it is
+// in: {"causal_attention", "attn::gpu::causal_attention(queries, keys, values)"}.
+std::vector<std::pair<std::string, std::string>> call_texts(const std::string& source) {
+    std::vector<std::pair<std::string, std::string>> calls;
+    std::string kind;
+    for (std::size_t at = source.find("ATTN_"); at != std::string::npos;
+         at = source.find("ATTN_", at + 1)) {
+        const auto open = source.find('(', at);
+        if (open == std::string::npos) break;
+        const std::string macro = source.substr(at, open - at);
+        const std::size_t names = macro == "ATTN_RESULT"                         ? 1
+                                  : macro == "ATTN_RESULT_TWICE"                 ? 2
+                                  : macro == "ATTN_CALL" || macro == "ATTN_CASE" ? 0
+                                                                                 : 9;
+        if (names == 9) continue;
+        std::vector<std::string> arguments(1);
+        int depth = 1;
+        for (std::size_t i = open + 1; i < source.size() && depth > 0; ++i) {
+            const char c = source[i];
+            if (c == '"') {  // a string literal, copied whole
+                const auto end = source.find('"', i + 1);
+                arguments.back() += source.substr(i, end + 1 - i);
+                i = end;
+                continue;
+            }
+            if (c == '(') ++depth;
+            if (c == ')' && --depth == 0) break;
+            if (c == ',' && depth == 1) {
+                arguments.emplace_back();
+            } else {
+                arguments.back() += c;
+            }
+        }
+        if (macro == "ATTN_CASE") {
+            kind = arguments.front();
+            continue;
+        }
+        std::string call;
+        for (std::size_t i = names; i < arguments.size(); ++i)
+            call += (i > names ? "," : "") + arguments[i];
+        calls.emplace_back(kind, call);
+    }
+    return calls;
+}
+
+TEST(StudentWordsTest, NoHeadlineOfExercises16To23NamesTheHarness) {
+    const std::vector<std::string> harness = {"the_case", "input<", "forward_of",
+                                              "hashed_",  "golden", "ATTN_"};
+    std::size_t files = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(ATTN_SOURCE_DIR "/tests")) {
+        const std::string name = entry.path().filename().string();
+        if (name.rfind("test_", 0) != 0 || name.size() < 7 || name.substr(5, 2) < "16" ||
+            name.substr(5, 2) > "23")
+            continue;
+        ++files;
+        std::ifstream file(entry.path());
+        std::stringstream text;
+        text << file.rdbuf();
+        std::set<std::string> kinds_with_a_call;
+        for (const auto& [kind, call] : call_texts(text.str())) {
+            kinds_with_a_call.insert(kind);
+            const std::string words = student_words(call);
+            for (const auto& identifier : harness) {
+                EXPECT_EQ(words.find(identifier), std::string::npos)
+                    << name << ", ATTN_CASE(" << kind << "): the headline \"" << words
+                    << "\" names the harness (" << identifier << ")";
+            }
+        }
+        // Every case kind of the file was seen with its calls: the scan read the file whole.
+        std::size_t kinds = 0;
+        for (auto at = text.str().find("ATTN_CASE("); at != std::string::npos;
+             at = text.str().find("ATTN_CASE(", at + 1)) {
+            ++kinds;
+        }
+        EXPECT_EQ(kinds_with_a_call.size(), kinds) << name;
+    }
+    EXPECT_EQ(files, 8u);  // tests/test_16_*.cpp ... tests/test_23_*.cpp
+}
+
+TEST(StudentWordsTest, TheScanSeesEachCallAsTheMacroStringifiesIt) {
+    const auto calls = call_texts(
+        "ATTN_CASE(gpt2) {\n  ATTN_RESULT(\"count\", attn::f(a, g(b, \"x,y\")));\n"
+        "  const auto m = ATTN_CALL(attn::make(the_case.size(\"T\")));\n"
+        "  ATTN_RESULT_TWICE(\"c\", \"c2\", m.forward(x));\n}\n");
+    ASSERT_EQ(calls.size(), 3u);
+    EXPECT_EQ(calls[0],
+              std::make_pair(std::string("gpt2"), std::string(" attn::f(a, g(b, \"x,y\"))")));
+    EXPECT_EQ(student_words(calls[1].second), "make(T)");
+    EXPECT_EQ(student_words(calls[2].second), "m.forward(x)");
 }
 
 }  // namespace

@@ -167,7 +167,7 @@ class StudentViewTest(unittest.TestCase):
         # The message itself is kit/core's (student_code.cpp, issue 8 item 7).
         code, lines, text = self.output("04 shape mismatch")
         self.assertEqual(code, 1)
-        self.assertRegex(text, r"attn::context_vector\(inputs, weights\) threw "
+        self.assertRegex(text, r"context_vector\(inputs, weights\) threw "
                                r"std::runtime_error: \"Dot: shape mismatch.\" — called with "
                                r"inputs \((\d+), 3\), weights \(\1,\)")
 

@@ -35,4 +35,27 @@ INSTANTIATE_TEST_SUITE_P(Samples, TorchFormatTest, ::testing::ValuesIn(sample_pa
                                                 path.size() - path.rfind('/') - 5);
                          });
 
+// ---- exact integers in messages ----------------------------------------------------------
+
+TEST(ExactIntegerTest, CountsArePrintedExactlyWithThousandsSeparators) {
+    using attn::kit::exact_integer;
+    EXPECT_EQ(exact_integer(2360064), "2,360,064");
+    EXPECT_EQ(exact_integer(2362368), "2,362,368");  // %g would print both as 2.36e+06
+    EXPECT_EQ(exact_integer(-1073741824), "-1,073,741,824");
+    EXPECT_EQ(exact_integer(999), "999");
+    EXPECT_EQ(exact_integer(-1000), "-1,000");
+    EXPECT_EQ(exact_integer(0), "0");
+    EXPECT_EQ(exact_integer(3221225472.0), "3,221,225,472");
+}
+
+TEST(ExactIntegerTest, ADifferenceSaysByHowMuchAndByWhatFactor) {
+    using attn::kit::integer_difference;
+    EXPECT_EQ(integer_difference(2360064, 2362368), "2,304 fewer than expected, ×0.999");
+    EXPECT_EQ(integer_difference(3, 2), "1 more than expected, ×1.5");
+    EXPECT_EQ(integer_difference(2362369, 2362368), "1 more than expected, ×1.0000004");
+    // No factor across a sign change or from 0: it would say nothing.
+    EXPECT_EQ(integer_difference(-1073741824, 3221225472.0), "4,294,967,296 fewer than expected");
+    EXPECT_EQ(integer_difference(5, 0), "5 more than expected");
+}
+
 }  // namespace

@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 
 from . import bench, compare, generated, selftest, setup, student
+from . import show as show_case
 from .catalogue import Kit, KitError
 from .terminal import say
 
@@ -38,6 +39,9 @@ def parser() -> argparse.ArgumentParser:
                                             "PyTorch prints them")
     show.add_argument("exercise", nargs="?", help="its number, e.g. 03")
     show.add_argument("case", nargs="?", help="the case (default: the notebook's)")
+    show.add_argument("--svg", type=Path, metavar="FILE",
+                      help="write its matrices of weights or scores as a heatmap SVG (beside "
+                           "yours, where your last check failed on them)")
     commands.add_parser("reset", help="restore an exercise's stub (yours goes to .kit/backups/)"
                         ).add_argument("exercise", help="its number, e.g. 03")
     packages = commands.add_parser("setup", help="install the Debian packages")
@@ -100,6 +104,11 @@ def main(argv: list | None = None) -> int:
         if args.command == "watch":
             return student.watch(kit, args.exercise)
         if args.command == "show":
+            if args.svg:
+                for line in show_case.write_svg(kit, student.chosen(kit, args.exercise),
+                                                args.case, args.svg):
+                    say(line)
+                return 0
             return student.show(kit, args.exercise, args.case)
         if args.command == "reset":
             return student.reset(kit, args.exercise)

@@ -73,6 +73,14 @@ class Failure:
     # a mismatch: the shape of its error as a fact and a likely cause ("every value is 2× the
     # expected: ..."), or ""
     diagnosis: str = ""
+    # a mismatch of an attention matrix (docs/verdicts.md): {"shape", "got", "expected",
+    # "beyond"}, for a picture of both (heatmap.py); None otherwise
+    matrix: dict | None = None
+    output: str = ""  # a mismatch or a law: the output's name ("weights")
+    # a mismatch: the call in the student's words ("causal_attention(queries, keys, values)")
+    # and the case's description (the notebook cell, or what the case tests), or ""
+    call: str = ""
+    description: str = ""
 
     @property
     def non_finite_where_finite(self) -> bool:
@@ -196,8 +204,10 @@ def without_name(failure: Failure) -> Failure:
     instead = f" — {failure.diagnosis}" if failure.diagnosis else ""
     named = f" — looks like: {failure.mistake}"
     lines = failure.text.replace(named, instead, 1).splitlines()
-    if len(lines) > 1 and lines[1].startswith("  hint: "):
-        del lines[1]
+    # the hint follows the first line and its "  case ..." and "  golden: ..." lines
+    hint = next((i for i, line in enumerate(lines[1:4], 1) if line.startswith("  hint: ")), None)
+    if hint is not None:
+        del lines[hint]
     return replace(failure, mistake="", message=failure.message.replace(named, instead, 1),
                    text="\n".join(lines))
 
@@ -209,7 +219,11 @@ def test_verdict(event: dict) -> TestVerdict:
         failures.append(Failure(kind=failure["kind"], message=failure["message"],
                                 text=failure["text"], mistake=compared.get("mistake", ""),
                                 worst=compared.get("worst"),
-                                diagnosis=compared.get("diagnosis", "")))
+                                diagnosis=compared.get("diagnosis", ""),
+                                matrix=failure.get("matrix"),
+                                output=failure.get("output", ""),
+                                call=failure.get("call", ""),
+                                description=failure.get("description", "")))
     return TestVerdict(name=event["test"], value_case=event.get("case"),
                        outcome=event["status"], failures=tuple(failures),
                        ruled_out=tuple(event.get("ruled_out", ())))

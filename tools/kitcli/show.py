@@ -14,6 +14,7 @@ import math
 import struct
 from pathlib import Path
 
+from . import build, heatmap, reports
 from .catalogue import Kit, KitError
 from .terminal import kit_command
 
@@ -80,7 +81,8 @@ def nested(shape: tuple, items: list, indent: int) -> str:
     return "[" + separator.join(rows) + "]"
 
 
-def case_lines(kit: Kit, ex: dict, wanted: str | None) -> list:
+def chosen_case(kit: Kit, ex: dict, wanted: str | None) -> tuple:
+    """(case name, its manifest entry, every case of the exercise by name)."""
     try:
         manifest = json.loads(kit.manifest_path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as error:
@@ -97,7 +99,11 @@ def case_lines(kit: Kit, ex: dict, wanted: str | None) -> list:
     else:
         raise KitError(f"exercise {ex['id']} has no case {wanted!r}; its cases are "
                        + ", ".join(cases))
-    entry = cases[name]
+    return name, cases[name], cases
+
+
+def case_lines(kit: Kit, ex: dict, wanted: str | None) -> list:
+    name, entry, cases = chosen_case(kit, ex, wanted)
     lines = [f"Exercise {ex['id']}, case {name}: {entry['kind']} ({entry['source']})"]
     for role, names in (("input", entry["inputs"]), ("expected", entry["expected"])):
         for tensor in names:
@@ -109,3 +115,49 @@ def case_lines(kit: Kit, ex: dict, wanted: str | None) -> list:
         lines.append(f"Other cases: {', '.join(others)} "
                      f"(`{kit_command(kit.root, 'show ' + ex['id'] + ' CASE')}`)")
     return lines
+
+
+def student_matrices(kit: Kit, ex: dict, case_path: str) -> dict:
+    """{output: its "matrix"} of the case's failures in the student's last `check` or
+    `status` (the verdict stream build/reports/exNN.exercises.verdicts), or {}."""
+    try:
+        stream = reports.read_verdicts(build.verdicts_path(kit, "default", ex))
+    except ValueError:
+        return {}
+    found = {}
+    for test in stream.tests if stream else []:
+        if test.value_case == case_path:
+            for failure in test.failures:
+                if failure.matrix and failure.output not in found:
+                    found[failure.output] = failure.matrix
+    return found
+
+
+def write_svg(kit: Kit, ex: dict, wanted: str | None, path: Path) -> list:
+    """`show NN [CASE] --svg FILE`: the case's expected matrices of weights or scores (float
+    outputs of shape (..., T, T)) as a heatmap, each beside the student's where their last
+    check left it in the verdict stream. Returns what to say."""
+    name, entry, _ = chosen_case(kit, ex, wanted)
+    case_path = f"{Path(ex['goldens']).name}/{name}"
+    yours = student_matrices(kit, ex, case_path)
+    drawings, said = [], []
+    for tensor in entry["expected"]:
+        shape, code, values = read_npy(kit.root / ex["goldens"] / name / f"{tensor}.npy")
+        if code not in "fd" or len(shape) < 2 or shape[-1] != shape[-2] or shape[-1] < 2:
+            continue
+        matrix = yours.get(tensor)
+        if matrix and list(matrix["shape"]) != list(shape):
+            matrix = None
+        title = f"Exercise {ex['id']}, case {name}: {tensor} {list(shape)}"
+        drawings.append(heatmap.svg(values, list(shape), got=matrix and matrix["got"],
+                                    beyond=matrix and matrix.get("beyond"), title=title))
+        said.append(f"{tensor} {list(shape)}" + (", yours beside it (from your last check)"
+                                                  if matrix else ""))
+    if not drawings:
+        raise KitError(f"case {name} of exercise {ex['id']} has no matrix of weights or scores "
+                       f"to draw; its outputs: {', '.join(entry['expected'])}")
+    try:
+        path.write_text(heatmap.stacked(drawings), encoding="utf-8")
+    except OSError as error:
+        raise KitError(f"cannot write {path}: {error}") from None
+    return [f"Wrote {path}: {'; '.join(said)}"]

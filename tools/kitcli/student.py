@@ -13,7 +13,7 @@ import sys
 import time
 from dataclasses import dataclass
 
-from . import (analyse, build, device_lint, diagnose, progress, reports, setup,
+from . import (analyse, build, device_lint, diagnose, heatmap, progress, reports, setup,
                show as show_case, stubs)
 from .catalogue import Kit, notebook_cells
 from .terminal import from_here, kit_command, progress_bar, say, screen_width, shorten
@@ -198,8 +198,9 @@ def failure_key(case) -> str:
     family = progress.mistake_family(case)
     if family:
         return "mistake: " + family
-    key = re.sub(r"dim=-?\d+", "dim=…", re.sub(r"\b\d\d_\w+/[\w.-]+/", "…/",
-                                                 case.explanation))
+    # Each case's own lines (its name and description, its golden) say nothing of the failure.
+    explanation = re.sub(r"\n  (case\b|golden: )[^\n]*", "", case.explanation)
+    key = re.sub(r"dim=-?\d+", "dim=…", re.sub(r"\b\d\d_\w+/[\w.-]+/", "…/", explanation))
     key = re.sub(r"; its argument checks are tested once it returns a value$", "", key)
     return re.sub(r"( threw .*) — called with .*", r"\1", key)
 
@@ -224,8 +225,9 @@ def group_failures(failed: list) -> list:
 
 
 def one_line(case) -> str:
-    """A failure as one line: its first line without the golden's path and source cell."""
-    return f"  ✗ {case.name}: " + re.sub(r" vs golden \S+ \([^)]*\): ", ": ", case.failure)
+    """A failure as one line: its first line, the call in the student's words and what is
+    wrong (the case's description and golden are on lines of their own)."""
+    return f"  ✗ {case.name}: {case.failure}"
 
 
 def failure_screen(failed: list, everything: bool = False) -> list:
@@ -259,7 +261,8 @@ def failure_screen(failed: list, everything: bool = False) -> list:
             cut = len(explanation) - FIRST_FAILURE_LINES
             explanation = explanation[:FIRST_FAILURE_LINES] + [
                 f"  … ({diagnose.count(cut, 'more line')}: `check --all`)"]
-        lines += ["", f"✗ {case.name}", *explanation]
+        lines += ["", f"✗ {case.name}", *explanation,
+                  *heatmap.failure_picture(case, screen_width())]
         if also:
             lines.append(f"  also for: {', '.join(also)}")
     return lines

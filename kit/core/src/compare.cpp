@@ -3,6 +3,7 @@
 
 #include "attn/tensor.hpp"
 #include "kit/error_shape.hpp"
+#include "kit/student_code.hpp"
 #include "kit/torch_format.hpp"
 
 #include <algorithm>
@@ -116,6 +117,14 @@ std::vector<std::size_t> multi_index(std::size_t flat, const std::vector<std::si
         flat /= shape[d];
     }
     return index;
+}
+
+// A value of `tensor`'s dtype as a message shows it: an int64 exactly ("2,360,064"), a bool as
+// Python prints it, a float32 to six significant digits.
+std::string shown(double value, const any_tensor& tensor) {
+    if (tensor.index() == 1) return exact_integer(value);
+    if (tensor.index() == 2) return value != 0 ? "True" : "False";
+    return message_number(value);
 }
 
 std::string times(double ratio, bool exact) {
@@ -238,16 +247,19 @@ comparison compare(const any_tensor& actual, const expected_golden& expected) {
         if (m.times_tolerance > worst->times_tolerance) worst = &m;
     }
     verdict.differing = mismatches.size();
+    for (const auto& m : mismatches) verdict.beyond.push_back(m.flat_index);
     verdict.worst = {{multi_index(worst->flat_index, expected_shape), worst->actual,
                       worst->expected, worst->times_tolerance}};
-    const std::string got_and_expected = "got " + message_number(worst->actual) + ", expected " +
-                                         message_number(worst->expected) + " (" +
-                                         times(worst->times_tolerance, allowed_rule.exact()) + ")";
+    const any_tensor& dtype = expected.tensor;
+    const std::string by_how_much =
+        dtype.index() == 1 ? "; " + integer_difference(worst->actual, worst->expected) : "";
+    const std::string got_and_expected =
+        "got " + shown(worst->actual, dtype) + ", expected " + shown(worst->expected, dtype) +
+        " (" + times(worst->times_tolerance, allowed_rule.exact()) + by_how_much + ")";
     std::ostringstream details;
     details << "\n  shape: " << shape_string(expected_shape) << " as expected"
             << tolerance_line(expected);
-    const std::string got_beyond =
-        "got " + message_number(worst->actual) + ", beyond the tolerance";
+    const std::string got_beyond = "got " + shown(worst->actual, dtype) + ", beyond the tolerance";
     if (expected_shape.empty()) {  // a 0-d value: no position to name, no list to show
         verdict.reason = got_and_expected;
         verdict.withheld_reason = got_beyond;
@@ -264,8 +276,11 @@ comparison compare(const any_tensor& actual, const expected_golden& expected) {
     for (std::size_t i = 0; i < mismatches.size() && i < mismatches_listed; ++i) {
         const auto& m = mismatches[i];
         details << "\n    " << index_text(m.flat_index, expected_shape) << " got "
-                << message_number(m.actual) << ", expected " << message_number(m.expected)
-                << ", |diff| " << message_number(std::abs(m.actual - m.expected));
+                << shown(m.actual, dtype) << ", expected " << shown(m.expected, dtype);
+        if (dtype.index() != 2)
+            details << ", |diff| "
+                    << (dtype.index() == 1 ? exact_integer(std::abs(m.actual - m.expected))
+                                           : message_number(std::abs(m.actual - m.expected)));
     }
     if (mismatches.size() > mismatches_listed) {
         details << "\n    ... and " << mismatches.size() - mismatches_listed << " more";
@@ -275,15 +290,20 @@ comparison compare(const any_tensor& actual, const expected_golden& expected) {
 }
 
 std::string explain(const std::string& what, const expected_golden& expected,
-                    const comparison& verdict) {
-    if (verdict.passed) return what + " matches golden " + expected.path;
-    std::string text =
-        what + " vs golden " + expected.path + " (" + expected.source + "): " + verdict.reason;
+                    const comparison& verdict, const std::string& case_name) {
+    const std::string call = student_words(what);
+    if (verdict.passed) return call + " matches golden " + expected.path;
+    std::string text = call + ": " + verdict.reason;
     if (!verdict.mistake.empty()) {
         text += " — looks like: " + verdict.mistake;
     } else if (!verdict.diagnosis.empty()) {
         text += " — " + verdict.diagnosis;
     }
+    if (!case_name.empty() || !expected.source.empty()) {
+        text += "\n  case" + (case_name.empty() ? "" : " " + case_name) +
+                (expected.source.empty() ? "" : ": " + expected.source);
+    }
+    text += "\n  golden: " + expected.path;
     if (!verdict.hint.empty()) text += "\n  hint: " + verdict.hint;
     return text + verdict.details;
 }

@@ -18,11 +18,7 @@ namespace error_shape {
 
 constexpr std::size_t most_listed = 4;  // values or positions a sentence lists
 
-std::string integer_text(double value) {
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%lld", static_cast<long long>(value));
-    return buffer;
-}
+std::string integer_text(double value) { return exact_integer(value); }
 
 std::string join(const std::vector<std::string>& parts, const std::string& separator = ", ") {
     std::string text;
@@ -267,7 +263,7 @@ private:
         }
         if (!leak) return "";
         return "weights above the diagonal are not 0 (at " + where(*leak) + ": " +
-               message_number(v_.got[*leak], 4) +
+               (v_.integer ? integer_text(v_.got[*leak]) : message_number(v_.got[*leak], 4)) +
                "): the future is not masked. Token i may attend to tokens 0..i only: set the "
                "scores above the diagonal to -inf before the softmax";
     }
@@ -326,7 +322,8 @@ private:
             if (!depends_on_axis_only) continue;
             std::vector<std::string> listed;
             for (std::size_t k = 0; k < offset.size() && k < most_listed; ++k)
-                listed.push_back(message_number(offset[k], 4));
+                listed.push_back(v_.integer ? integer_text(offset[k])
+                                            : message_number(offset[k], 4));
             if (offset.size() > most_listed) listed.push_back("...");
             const bool features = axis == rank() - 1;
             return "got - expected is the same vector [" + join(listed) + "] at every " +

@@ -58,6 +58,24 @@ std::string arguments_of(const std::string& call, const std::vector<argument>& l
     return text;
 }
 
+std::string student_words(const std::string& call) {
+    // An input by name: the_case.input<2>("queries"), the_case.size("T"), the_case.integer(...).
+    static const std::regex case_input(
+        R"re(\bthe_case\s*\.\s*\w+\s*(?:<[^<>()]*>)?\s*\(\s*"([^"]*)"\s*\))re");
+    static const std::regex prefix(R"((^|[^\w:])(?:::)?attn::(?:gpu::)?)");
+    static const std::regex spaces(R"(\s+)");
+    static const std::regex after_open(R"(([(\[{]) )");
+    static const std::regex before_close(R"( ([)\]}]))");
+    std::string text = std::regex_replace(call, case_input, "$1");
+    text = std::regex_replace(text, prefix, "$1");
+    text = std::regex_replace(text, spaces, " ");
+    text = std::regex_replace(text, after_open, "$1");
+    text = std::regex_replace(text, before_close, "$1");
+    const auto first = text.find_first_not_of(' ');
+    if (first == std::string::npos) return "";
+    return text.substr(first, text.find_last_not_of(' ') - first + 1);
+}
+
 std::string readable_message(const std::string& what) {
     static const std::regex xtensor_check(R"(^.*: check failed\n\t)");
     static const std::regex bounds(
@@ -81,10 +99,10 @@ std::string failure_of(const std::function<void()>& code, const std::string& cal
         if (stub != nullptr) *stub = true;
         return not_yet.what();
     } catch (const std::exception& error) {
-        return call + " threw " + type_name(error) + ": \"" + readable_message(error.what()) +
-               "\"" + called_with;
+        return student_words(call) + " threw " + type_name(error) + ": \"" +
+               readable_message(error.what()) + "\"" + called_with;
     } catch (...) {
-        return call + " threw something that is not a std::exception" + called_with;
+        return student_words(call) + " threw something that is not a std::exception" + called_with;
     }
 }
 

@@ -191,6 +191,31 @@ std::string message_number(double value, int digits) {
     return buffer;
 }
 
+std::string exact_integer(double value) {
+    if (!std::isfinite(value)) return message_number(value);
+    const long long whole = static_cast<long long>(value);
+    const std::string digits = std::to_string(whole < 0 ? -(whole + 1) + 1ULL : whole + 0ULL);
+    std::string text;
+    for (std::size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0) text += ',';
+        text += digits[i];
+    }
+    return (whole < 0 ? "-" : "") + text;
+}
+
+std::string integer_difference(double got, double expected) {
+    const double by = std::abs(got - expected);
+    std::string text = exact_integer(by) + (got < expected ? " fewer" : " more") + " than expected";
+    if (expected != 0 && got / expected > 0) {
+        // Three digits, or as many as it takes not to read "×1" for counts that differ.
+        std::string factor = message_number(got / expected, 3);
+        for (int digits = 4; factor == "1" && digits <= 12; ++digits)
+            factor = message_number(got / expected, digits);
+        text += ", ×" + factor;
+    }
+    return text;
+}
+
 std::string index_text(std::size_t flat, const std::vector<std::size_t>& shape) {
     std::string text;
     std::size_t stride = 1;

@@ -17,7 +17,9 @@
 //     decide what to run again; the code under test could write them, so no verdict rests
 //     on them.
 #include "kit/runner.hpp"
+#include "kit/student_code.hpp"
 #include "kit/testing.hpp"
+#include "kit/verdict_json.hpp"
 #include "kit/verdicts.hpp"
 
 #include <algorithm>
@@ -222,8 +224,13 @@ private:
             note_ruled_out(compared.ruled_out);
             if (!entry_.laws.empty()) results_.insert({name, {value, file, line}});
             if (!compared.passed) {
-                report_mismatch(file, line, explain(call, golden, compared),
-                                {"mismatch", name, compared});
+                failure_facts facts{"mismatch", name, compared};
+                facts.matrix =
+                    attention_matrix_json(store_.case_set(), name, value, golden.tensor, compared);
+                facts.call = student_words(call);
+                facts.description = golden.source;
+                report_mismatch(file, line, explain(call, golden, compared, entry_.name()),
+                                std::move(facts));
             }
         }
         // Two runs of one call: a difference between them is the failure to read first (a
@@ -233,7 +240,7 @@ private:
                          const any_tensor& first, const any_tensor& again) override {
             const comparison compared = run_to_run(first, again);
             if (!compared.passed) {
-                const std::string text = "`" + call +
+                const std::string text = "`" + student_words(call) +
                                          "`, run twice on the same inputs: " + compared.mistake +
                                          " (" + compared.reason + ")\n" + compared.hint;
                 fail_at(file, line, text, {"mismatch", again_name, compared});

@@ -178,7 +178,10 @@ public:
                                   {"line", part.line_number()}};
         if (facts.kind == "mismatch" || facts.kind == "law") {
             failure["output"] = facts.output;
+            if (!facts.call.empty()) failure["call"] = facts.call;
+            if (!facts.description.empty()) failure["description"] = facts.description;
             failure["comparison"] = comparison_json(facts.compared);
+            if (!facts.matrix.is_null()) failure["matrix"] = facts.matrix;
         }
         failures_.push_back(std::move(failure));
     }

@@ -32,6 +32,7 @@ struct comparison {
     std::string got_dtype, expected_dtype;
     std::size_t differing = 0;         // values beyond the tolerance (0 when shape or dtype differ)
     std::vector<worst_element> worst;  // one element on a value mismatch, else none
+    std::vector<std::size_t> beyond;   // value mismatch: flat indices of those values
     std::string reason;   // one line: "6 of 6 values differ; worst at [4]: got ..., expected ..."
     std::string mistake;  // the recorded mistake the result equals, or ""
     std::string hint;     // that mistake's hint
@@ -51,9 +52,13 @@ struct comparison {
 
 comparison compare(const any_tensor& actual, const expected_golden& expected);
 
-// The full failure text: "`what` vs golden <path> (<source>): <reason> — looks like: <mistake>",
-// then the hint and the details.
+// The full failure text. Its first line names the call in the student's words (`what`, the
+// test's call text, through student_words) and what is wrong:
+//   "score_tensor_bytes(batch, num_heads, T): got -1,073,741,824, expected 3,221,225,472 (must
+//   be equal; 4,294,967,296 fewer than expected) — <looks like: mistake | diagnosis>"
+// then, each on its own line, "  case <case_name>: <the case's description>",
+// "  golden: <path>", the hint and the details.
 std::string explain(const std::string& what, const expected_golden& expected,
-                    const comparison& verdict);
+                    const comparison& verdict, const std::string& case_name = "");
 
 }  // namespace attn::kit

@@ -23,6 +23,13 @@ struct argument {
     std::string value;
 };
 
+// A test's call text (the stringified code of ATTN_RESULT / ATTN_CALL) in the student's words:
+// each input the case loads by its name (`the_case.input<2>("queries")` -> `queries`,
+// `the_case.size("T")` -> `T`, `the_case.integer("dim")` -> `dim`), the `::attn::gpu::`,
+// `attn::gpu::` and `attn::` prefixes dropped, whitespace and line breaks made one space:
+// "causal_attention(queries, keys, values)".
+std::string student_words(const std::string& call);
+
 // The arguments among `loaded` that `call` names, in the call's order:
 // "inputs (6, 3), weights (5,)" for "attn::context_vector(inputs, weights)"; "" if none.
 std::string arguments_of(const std::string& call, const std::vector<argument>& loaded);

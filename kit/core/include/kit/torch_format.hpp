@@ -21,6 +21,15 @@ std::string torch_repr(const any_tensor& tensor);
 // as Python prints them (printf writes "-nan" for a nan with its sign bit set).
 std::string message_number(double value, int digits = 6);
 
+// An int64 (or bool) value exactly, with thousands separators: "2,360,064", "-1,073,741,824".
+// Never %g: two counts that differ in their seventh digit must not print alike.
+std::string exact_integer(double value);
+
+// How an integer `got` differs from `expected`: "2,304 fewer than expected, ×0.999",
+// "1 more than expected, ×1.5"; the factor is left out where expected is 0 or the signs differ
+// ("4,294,967,296 fewer than expected").
+std::string integer_difference(double got, double expected);
+
 // "[4, 1]": a flat (row-major) position in a tensor of `shape`, as a student indexes it.
 std::string index_text(std::size_t flat, const std::vector<std::size_t>& shape);
 

@@ -20,6 +20,8 @@
 
 #include "kit/compare.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <string>
 #include <vector>
 
@@ -35,6 +37,12 @@ struct failure_facts {
     std::string kind;
     std::string output;   // a mismatch: the output's name ("weights")
     comparison compared;  // a mismatch: the comparison
+    // A mismatch of an attention matrix: its "matrix" (attention_matrix_json), or null.
+    nlohmann::json matrix = nullptr;
+    // A mismatch: the call in the student's words ("causal_attention(queries, keys, values)",
+    // kit/student_code.hpp) and the case's description (its notebook cell, or what it tests).
+    std::string call = {};
+    std::string description = {};
 };
 
 // Records `facts` for the GoogleTest failure with the text `text` that the caller adds next
