@@ -237,6 +237,24 @@ class FunctionSummaryTest(unittest.TestCase):
                           "  ✗ context_vector  1 of 3 cases fails"])
 
 
+class LawGroupingTest(unittest.TestCase):
+    """Cases that break the same law are one failure, whatever numbers each one shows."""
+
+    @staticmethod
+    def broken(case: str, output: str, numbers: str):
+        text = f"law broken: the output of token 0 changed ({numbers}): the future leaks in"
+        return reports.TestVerdict(f"mha.{case}", f"19_x/{case}", "failed",
+                                   (reports.Failure("law", text, text, output=output),))
+
+    def test_the_same_law_broken_on_several_cases_is_one_failure(self):
+        failed = [self.broken("notebook", "law.causal.context", "0.26, then 0.29"),
+                  self.broken("bias", "law.causal.context", "0.08, then -0.21"),
+                  self.broken("heads", "law.batch.context", "0.1, then 0.3")]
+        groups = student.group_failures(failed)
+        self.assertEqual([(case.name, also) for case, also in groups],
+                         [("mha.notebook", ["mha.bias"]), ("mha.heads", [])])
+
+
 class MemoryErrorSignsTest(unittest.TestCase):
     """When check rebuilds with AddressSanitizer: a crash, nan or inf where the answer is
     finite, or failures that change from run to run; not a plain wrong answer or a hang."""

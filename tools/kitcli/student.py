@@ -192,12 +192,15 @@ def sanitizer_verdict(kit: Kit, ex: dict, selection: list, why: str) -> list | N
 
 
 def failure_key(case) -> str:
-    """Failures alike: the same named mistake, or texts that differ only in the case's
-    folder, the dim it passes, and, for a call that threw, the arguments it was called with
-    (the same throw on every shape); a stub's argument checks fail as its value cases do."""
+    """Failures alike: the same named mistake, the same law broken, or texts that differ only
+    in the case's folder, the dim it passes, and, for a call that threw, the arguments it was
+    called with (the same throw on every shape); a stub's argument checks fail as its value
+    cases do."""
     family = progress.mistake_family(case)
     if family:
         return "mistake: " + family
+    if case.failures and case.failures[0].kind == "law":  # the same law broken, whatever numbers
+        return "law: " + case.failures[0].output
     # Each case's own lines (its name and description, its golden) say nothing of the failure.
     explanation = re.sub(r"\n  (case\b|golden: )[^\n]*", "", case.explanation)
     key = re.sub(r"dim=-?\d+", "dim=…", re.sub(r"\b\d\d_\w+/[\w.-]+/", "…/", explanation))

@@ -82,7 +82,8 @@ std::string checked_line(const case_law& law, std::size_t size) {
                input_names(law) + " replaced by tokens 0.. (token t by token t - " +
                std::to_string(j) + "); the output of tokens 0.." + std::to_string(j - 1) +
                " must not change beyond twice the golden's tolerance (each result may be one "
-               "from the exact answer), that of the later tokens must";
+               "from the exact answer), and that of the later tokens must change (they see other "
+               "tokens)";
     }
     if (is_causal(law)) return "";
     if (is_order(law)) {
