@@ -267,6 +267,18 @@ class CheckOutputTest(ThrowawayKitTest):
                                     "`tools/kit hint 03`")
 
 
+class NotebookFirstTest(unittest.TestCase):
+    def test_the_reason_comes_from_the_notebooks_case_where_it_fails(self):
+        def named(name, case):
+            failure = reports.Failure("mismatch", f"{case}: got 1", f"{case}: got 1",
+                                      mistake="softmax over the columns (dim=0)")
+            return reports.TestVerdict(name, f"13_x/{case}", "failed", (failure,))
+        cases = [named("w.odd_shape", "odd_shape"), named("w.notebook_shape", "notebook_shape"),
+                 named("w.notebook", "notebook")]
+        state = progress.verdict({"id": "13"}, cases, program_passed=False)
+        self.assertEqual(state, (progress.FAILING, "notebook: got 1"))
+
+
 class FoldedThrowTest(unittest.TestCase):
     """One exception is one failure: the argument checks it kept from running are folded."""
 

@@ -208,14 +208,6 @@ def failure_key(case) -> str:
     return re.sub(r"( threw .*) — called with .*", r"\1", key)
 
 
-def from_the_notebook(case) -> bool:
-    """A case on the notebook's own values, the one the student reads in the book: the
-    recorder names it so ("notebook", "rows_notebook", "notebook_seed42"); a case drawn at
-    random at the notebook's sizes is a "…notebook_shape"."""
-    name = (case.value_case or "").rsplit("/", 1)[-1]
-    return "notebook" in name and not name.endswith("_shape")
-
-
 def group_failures(failed: list) -> list:
     """[(first case, [names of the other cases failing alike])], in reading order; a
     group's first case is its notebook case where it has one."""
@@ -223,7 +215,7 @@ def group_failures(failed: list) -> list:
     for case in failed:
         groups.setdefault(failure_key(case), []).append(case)
     for cases in groups.values():
-        cases.sort(key=lambda case: not from_the_notebook(case))
+        cases.sort(key=lambda case: not progress.from_the_notebook(case))
     return [(cases[0], [case.name for case in cases[1:]]) for cases in groups.values()]
 
 
@@ -245,7 +237,7 @@ def failure_screen(failed: list, everything: bool = False) -> list:
     counted = Counter(failure_key(case) for case, also in groups for _ in range(1 + len(also))
                       if progress.mistake_family(case))
     most = counted.most_common(1)[0][0] if counted else None
-    groups.sort(key=lambda group: (not from_the_notebook(group[0]),
+    groups.sort(key=lambda group: (not progress.from_the_notebook(group[0]),
                                    failure_key(group[0]) != most))
     lines = []
     for number, (case, also) in enumerate(groups):
