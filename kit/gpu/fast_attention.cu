@@ -92,10 +92,6 @@ void launch_tiled(const float* queries, const float* keys, const float* values, 
 
 }  // namespace
 
-bool fast_kernel_supports(const HeadsShape& shape) {
-    return shape.head_dim == 32 || shape.head_dim == 64 || shape.head_dim == 128;
-}
-
 void fast_causal_attention(const float* queries, const float* keys, const float* values,
                            float* context, const HeadsShape& shape) {
     if (shape.batch <= 0 || shape.heads <= 0 || shape.tokens <= 0 || shape.head_dim <= 0) {
@@ -132,8 +128,6 @@ void fast_causal_attention(const float* queries, const float* keys, const float*
 }
 
 #else  // OpenMP build: g++ compiles this file as C++.
-
-bool fast_kernel_supports(const HeadsShape& /*shape*/) { return false; }
 
 void fast_causal_attention(const float* /*queries*/, const float* /*keys*/, const float* /*values*/,
                            float* /*context*/, const HeadsShape& /*shape*/) {

@@ -29,8 +29,4 @@ namespace attn::gpu {
 void fast_causal_attention(const float* queries, const float* keys, const float* values,
                            float* context, const HeadsShape& shape);
 
-// Whether fast_causal_attention takes its tiled kernel for this shape (head_dim 32, 64 or
-// 128) rather than its generic one. False in an OpenMP build.
-bool fast_kernel_supports(const HeadsShape& shape);
-
 }  // namespace attn::gpu
