@@ -7,6 +7,8 @@
 //            teaching kernel, data resident in the backend's memory (backend: OMP or CUDA)
 //   fast     the same module with the fast CUDA kernel (CUDA builds only)
 //   student  the same module with the student's exercises/23_fused_attention.cu
+//   sgemm_rate  OpenBLAS alone on the QKV projection's shape for 2048 tokens: the machine's
+//            GEMM rate in the same run, the roofline tools/kit bench measures the others by
 // at T in {128, 256, 512, 1024} and B in {1, 8}. One source, two programs, as both tracks of
 // exercise 23 define attn::gpu::fused_causal_attention: attn_bench (cpu, thrust, fast; linked to
 // the solutions) and attn_bench_student (student; linked to the student's file).
@@ -44,6 +46,8 @@
 #include <benchmark/benchmark.h>
 #include <xtensor/xmath.hpp>
 
+#include <algorithm>
+#include <cblas.h>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -192,6 +196,34 @@ void bench_fused(benchmark::State& state, attn::gpu::CausalAttentionKernel kerne
     report(state, batch, tokens);
 }
 
+// The machine's own sgemm rate, measured in the same run with the same threads: OpenBLAS on
+// the QKV projection's shape for 2048 tokens, (2048, 768) @ (768, 2304). tools/kit bench
+// prints each implementation's GFLOP/s as a fraction of it (its roofline).
+void bench_sgemm(benchmark::State& state) {
+    const auto m = static_cast<int>(state.range(0)), n = static_cast<int>(state.range(1)),
+               k = static_cast<int>(state.range(2));
+    const std::vector<float> a(static_cast<std::size_t>(m) * k, 0.5f);
+    const std::vector<float> weight(static_cast<std::size_t>(n) * k, 0.25f);
+    std::vector<float> out(static_cast<std::size_t>(m) * n);
+    for (auto _ : state) {
+        const auto start = Clock::now();
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, m, n, k, 1.0f, a.data(), k,
+                    weight.data(), k, 0.0f, out.data(), n);
+        benchmark::DoNotOptimize(out.data());
+        state.SetIterationTime(std::chrono::duration<double>(Clock::now() - start).count());
+    }
+    const double flops = 2.0 * m * n * k;
+    state.counters["GFLOP/s"] =
+        benchmark::Counter(flops / 1e9, benchmark::Counter::kIsIterationInvariantRate);
+}
+
+double smallest(const std::vector<double>& times) {
+    return *std::min_element(times.begin(), times.end());
+}
+double largest(const std::vector<double>& times) {
+    return *std::max_element(times.begin(), times.end());
+}
+
 void register_benchmarks() {
     for (const Implementation& impl : implementations()) {
         benchmark::internal::Benchmark* registered =
@@ -201,8 +233,15 @@ void register_benchmarks() {
         registered->ArgNames({"B", "T"})
             ->ArgsProduct({{1, 8}, {128, 256, 512, 1024}})
             ->UseManualTime()
-            ->Unit(benchmark::kMillisecond);
+            ->Unit(benchmark::kMillisecond)
+            ->ComputeStatistics("min", smallest)  // the spread of the repetitions
+            ->ComputeStatistics("max", largest);
     }
+    benchmark::RegisterBenchmark("sgemm_rate", bench_sgemm)
+        ->ArgNames({"M", "N", "K"})
+        ->Args({2048, 3 * static_cast<std::int64_t>(kWidth), static_cast<std::int64_t>(kWidth)})
+        ->UseManualTime()
+        ->Unit(benchmark::kMillisecond);
 }
 
 // ---- --golden: each implementation against exercise 22's recorded GPT-2 forward ----------

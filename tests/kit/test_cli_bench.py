@@ -40,6 +40,11 @@ REPORT = {
         benchmark_entry("cpu/B:1/T:128", 8.0, "median"),
         benchmark_entry("cpu/B:1/T:256", 16000.0, "median", unit="us"),
         benchmark_entry("thrust/B:1/T:128", 12.0, "median"),
+        benchmark_entry("thrust/B:1/T:128", 10.0, "min"),
+        benchmark_entry("thrust/B:1/T:128", 15.0, "max"),
+        benchmark_entry("cpu/B:1/T:128", 7.9, "min"),
+        benchmark_entry("cpu/B:1/T:128", 8.3, "max"),
+        benchmark_entry("sgemm_rate/M:2048/N:2304/K:768", 50.0, "median", **{"GFLOP/s": 150.0}),
         {"name": "student/B:1/T:128/manual_time", "run_name": "student/B:1/T:128/manual_time",
          "run_type": "iteration", "error_occurred": True,
          "error_message": "not implemented yet: exercises/23_fused_attention.cu: ..."},
@@ -113,6 +118,23 @@ class BenchRowsTest(unittest.TestCase):
         cpu = [json.loads(line) for line in lines if '"cpu"' in line and '"T": 128' in line]
         self.assertEqual(cpu[0]["ratio_to_pytorch"], 0.8)
 
+    def test_a_spread_over_a_fifth_of_the_median_is_flagged_noisy(self):
+        rows = {(row["impl"], row["T"]): row for row in self.rows()}
+        self.assertEqual((rows[("cpu", 128)]["ms_min"], rows[("cpu", 128)]["ms_max"]),
+                         (7.9, 8.3))
+        self.assertNotIn("note", rows[("cpu", 128)])
+        self.assertIn("noisy", rows[("thrust", 128)]["note"])  # 10-15 ms around 12
+
+    def test_each_rate_is_a_fraction_of_the_same_runs_sgemm(self):
+        self.assertEqual(bench.sgemm_gflops(REPORT), 150.0)
+        rows = {(row["impl"], row["T"]): row
+                for row in bench.with_roofline(self.rows(), bench.sgemm_gflops(REPORT))}
+        cpu = rows[("cpu", 128)]
+        self.assertAlmostEqual(cpu["fraction_of_sgemm"], cpu["gflops"] / 150.0, places=3)
+        self.assertNotIn("fraction_of_sgemm", rows[("student", 128)])  # no time
+        self.assertIn(f"{cpu['fraction_of_sgemm']:.0%}", bench.table(list(rows.values())))
+        self.assertIsNone(bench.sgemm_gflops({"benchmarks": []}))
+
     def test_the_table_has_a_line_per_row(self):
         text = bench.table(self.rows())
         self.assertEqual(len(text.splitlines()), len(self.rows()) + 1)
@@ -121,8 +143,9 @@ class BenchRowsTest(unittest.TestCase):
     def test_quick_arguments_select_the_smallest_size(self):
         arguments = bench.benchmark_arguments(True)
         self.assertIn("--benchmark_format=json", arguments)
-        self.assertIn("--benchmark_filter=/B:1/T:128/", arguments)
-        self.assertIn("--benchmark_filter=/B:(8)/T:(128|1024)/",
+        self.assertIn("--benchmark_filter=/B:1/T:128/|^sgemm_rate/", arguments)
+        self.assertIn("--benchmark_repetitions=5", arguments)
+        self.assertIn("--benchmark_filter=/B:(8)/T:(128|1024)/|^sgemm_rate/",
                       bench.benchmark_arguments(False, (8,), (128, 1024)))
 
 

@@ -35,7 +35,10 @@ WIDTH, HEADS = 768, 12  # GPT-2 small's d_in = d_out and heads (attention_bench.
 BATCHES = (1, 8)
 TOKENS = (128, 256, 512, 1024)
 REFERENCE = "pytorch_class"  # what ratio_to_pytorch divides by
-KEYS = ("impl", "backend", "B", "T", "threads", "ms_median", "gflops", "ratio_to_pytorch")
+KEYS = ("impl", "backend", "B", "T", "threads", "ms_median", "gflops", "ratio_to_pytorch",
+        "ms_min", "ms_max", "fraction_of_sgemm")
+SGEMM = "sgemm_rate"   # attention_bench.cpp's OpenBLAS-alone benchmark: the roofline
+NOISY = 0.2            # (max - min) / median of the repetitions beyond which a row says so
 
 # What each implementation is, for people (the table, compare's CSV and plot).
 TITLES = {
@@ -79,10 +82,11 @@ def make_row(impl: str, backend: str, batch: int, tokens: int, threads: int,
 
 def rows_of_benchmark(report: dict, threads: int) -> list:
     """Rows from Google Benchmark's --benchmark_format=json: the median aggregate of each
-    benchmark (its only run when there was one repetition); an implementation that skipped
-    with an error keeps a row with no time and the error as its note."""
+    benchmark (its only run when there was one repetition), with the min and max of its
+    repetitions where they were reported; an implementation that skipped with an error keeps
+    a row with no time and the error as its note."""
     backend = report.get("context", {}).get("attn_backend", "?")
-    found, single = {}, {}
+    found, single, spread = {}, {}, {}
     for entry in report.get("benchmarks", []):
         match = NAME.match(entry.get("run_name") or entry.get("name", ""))
         if not match:
@@ -94,13 +98,46 @@ def rows_of_benchmark(report: dict, threads: int) -> list:
                                            entry.get("error_message", "error")))
             continue
         ms = entry.get("real_time", 0.0) * TO_MS.get(entry.get("time_unit", "ns"), 1e-6)
-        if entry.get("aggregate_name") == "median":
+        aggregate = entry.get("aggregate_name")
+        if aggregate == "median":
             found[key] = make_row(key[0], impl_backend, key[1], key[2], threads, ms)
+        elif aggregate in ("min", "max"):
+            spread.setdefault(key, {})[f"ms_{aggregate}"] = round(ms, 4)
         elif entry.get("run_type", "iteration") == "iteration":
             single.setdefault(key, make_row(key[0], impl_backend, key[1], key[2], threads, ms))
     for key, row in single.items():
         found.setdefault(key, row)
+    for key, extremes in spread.items():
+        if key in found and found[key]["ms_median"]:
+            found[key].update(extremes)
+            low, high = extremes.get("ms_min"), extremes.get("ms_max")
+            if low is not None and high is not None and (
+                    high - low > NOISY * found[key]["ms_median"]):
+                found[key]["note"] = (f"noisy: the repetitions spread over "
+                                      f"{(high - low) / found[key]['ms_median']:.0%} of the "
+                                      "median; run again")
     return sorted(found.values(), key=sort_key)
+
+
+def sgemm_gflops(report: dict) -> float | None:
+    """The machine's sgemm rate in GFLOP/s, from the same run's sgemm_rate benchmark (its
+    median, else its only run), or None where it did not run."""
+    rates = {}
+    for entry in report.get("benchmarks", []):
+        if not (entry.get("run_name") or entry.get("name", "")).startswith(SGEMM + "/"):
+            continue
+        rate = entry.get("GFLOP/s")
+        if isinstance(rate, (int, float)) and rate > 0:
+            rates[entry.get("aggregate_name", "run")] = rate
+    return rates.get("median", rates.get("run"))
+
+
+def with_roofline(rows: list, sgemm: float | None) -> list:
+    """Each timed row with fraction_of_sgemm: its GFLOP/s over the machine's sgemm rate."""
+    if not sgemm:
+        return rows
+    return [dict(row, fraction_of_sgemm=round(row["gflops"] / sgemm, 3)) if row.get("gflops")
+            else row for row in rows]
 
 
 def rows_of_pytorch(lines: str) -> list:
@@ -154,14 +191,17 @@ def number(value, digits: int) -> str:
 
 def table(rows: list) -> str:
     """The rows for people: one line each, aligned."""
-    header = ("implementation", "backend", "B", "T", "threads", "ms median", "GFLOP/s",
-              "× PyTorch", "")
+    header = ("implementation", "backend", "B", "T", "threads", "ms median", "min–max",
+              "GFLOP/s", "of sgemm", "× PyTorch", "")
     lines = [header]
     for row in rows:
+        spread = (f"{row['ms_min']:.1f}–{row['ms_max']:.1f}" if "ms_min" in row and
+                  "ms_max" in row else "")
+        fraction = row.get("fraction_of_sgemm")
         lines.append((TITLES.get(row["impl"], row["impl"]), row["backend"], str(row["B"]),
-                      str(row["T"]), str(row["threads"]), number(row["ms_median"], 3),
-                      number(row["gflops"], 1), number(row.get("ratio_to_pytorch"), 2),
-                      row.get("note", "")))
+                      str(row["T"]), str(row["threads"]), number(row["ms_median"], 3), spread,
+                      number(row["gflops"], 1), "—" if fraction is None else f"{fraction:.0%}",
+                      number(row.get("ratio_to_pytorch"), 2), row.get("note", "")))
     widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
     return "\n".join("  ".join(cell.ljust(width) if i < 2 or i == len(header) - 1
                                else cell.rjust(width)
@@ -212,13 +252,11 @@ def benchmark_arguments(quick: bool, batches=BATCHES, tokens=TOKENS) -> list:
     benchmark's name is "cpu/B:8/T:1024/manual_time")."""
     def alternatives(values):
         return "|".join(str(value) for value in values)
-    if quick:
-        return ["--benchmark_format=json", "--benchmark_filter=/B:1/T:128/",
-                "--benchmark_repetitions=3", "--benchmark_report_aggregates_only=true",
-                "--benchmark_min_time=0.05"]
-    return ["--benchmark_format=json", "--benchmark_filter=/B:(%s)/T:(%s)/" % (alternatives(batches), alternatives(tokens)),
+    sizes = ("/B:1/T:128/" if quick else
+             "/B:(%s)/T:(%s)/" % (alternatives(batches), alternatives(tokens)))
+    return ["--benchmark_format=json", f"--benchmark_filter={sizes}|^{SGEMM}/",
             "--benchmark_repetitions=5", "--benchmark_report_aggregates_only=true",
-            "--benchmark_min_time=0.2"]
+            "--benchmark_min_time=%s" % ("0.05" if quick else "0.2")]
 
 
 def run_benchmark(kit: Kit, program: Path, arguments: list, threads: int) -> dict:
@@ -283,7 +321,7 @@ def run(kit: Kit, as_json: bool, quick: bool, cuda: bool = False, save: bool = F
     python = torch_python()
     if python:
         rows += rows_of_pytorch(run_pytorch(kit, python, pytorch_arguments(quick), threads))
-    rows = with_ratios(rows)
+    rows = with_roofline(with_ratios(rows), sgemm_gflops(report))
     device = report.get("context", {}).get("attn_device", "")
     if save:
         saved = save_run(kit, report.get("context", {}), rows)
@@ -294,6 +332,11 @@ def run(kit: Kit, as_json: bool, quick: bool, cuda: bool = False, save: bool = F
     say(f"MultiHeadAttention forward at GPT-2 width (d = {WIDTH}, {HEADS} heads, causal "
         f"FLOPs), {threads} threads; GPU track: {device}")
     say(table(rows))
+    sgemm = sgemm_gflops(report)
+    if sgemm:
+        say(f"of sgemm: GFLOP/s as a fraction of this machine's OpenBLAS sgemm in the same run, "
+            f"{sgemm:.0f} GFLOP/s on {threads} threads (the roofline); min–max: the fastest "
+            "and slowest of 5 repetitions")
     if not python:
         say("No PyTorch timings: /usr/bin/python3 cannot import torch "
             "(`tools/kit setup --recorder` installs it).")
