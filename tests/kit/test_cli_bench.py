@@ -138,12 +138,19 @@ class BenchRowsTest(unittest.TestCase):
     def test_the_table_has_a_line_per_row(self):
         text = bench.table(self.rows())
         self.assertEqual(len(text.splitlines()), len(self.rows()) + 1)
-        self.assertIn("CPU solution (xtensor + OpenBLAS)", text)
+        self.assertIn("CPU solution, exercise 19 (xtensor + OpenBLAS)", text)
+        # the GPU track's rows say where they ran
+        self.assertIn("Thrust kernel (teaching), on CPU threads (OMP)", text)
 
     def test_quick_arguments_select_the_smallest_size(self):
         arguments = bench.benchmark_arguments(True)
         self.assertIn("--benchmark_format=json", arguments)
-        self.assertIn("--benchmark_filter=/B:1/T:128/|^sgemm_rate/", arguments)
+        self.assertIn("--benchmark_filter=/B:(1)/T:(128)/|^sgemm_rate/", arguments)
+        self.assertIn("--benchmark_filter=/B:(1)/T:(128|256)/|^sgemm_rate/",
+                      bench.benchmark_arguments(True, (1,), (128, 256)))
+        self.assertEqual(bench.pytorch_arguments(True), ["--quick"])
+        self.assertEqual(bench.pytorch_arguments(True, (1,), (128, 256)),
+                         ["--sizes", "1x128,1x256"])
         self.assertIn("--benchmark_repetitions=5", arguments)
         self.assertIn("--benchmark_filter=/B:(8)/T:(128|1024)/|^sgemm_rate/",
                       bench.benchmark_arguments(False, (8,), (128, 1024)))
@@ -217,6 +224,37 @@ class CompareTest(unittest.TestCase):
         self.assertIn("T (tokens", texts)
         self.assertIn("your exercise 23", texts)  # in the legend, though it has no line
         self.assertIn("not implemented yet", texts)
+
+    def test_every_line_is_its_own_dash_and_yours_is_drawn_on_top(self):
+        rows = [bench.make_row(impl, "OMP", 1, T, 2, 10.0) for impl in ("cpu", "student", "thrust")
+                for T in (128, 256)]  # your kernel exactly on the teaching one
+        root = ElementTree.fromstring(compare.svg(rows, "t"))
+        series = root.findall(f".//{SVG}g[@class='series']")
+        self.assertEqual(series[-1].get("data-impl"), "student")
+        dashes = [group.find(f"{SVG}polyline").get("stroke-dasharray") for group in series]
+        self.assertEqual(len(set(dashes)), len(dashes))
+
+    def test_a_long_note_is_wrapped_in_the_legend_not_cut(self):
+        note = ("needs PyTorch 2.0+ (this is 1.13.0a0+git6c9b55e, Debian's build of the "
+                "scaled_dot_product_attention-less release)")
+        rows = [bench.make_row("cpu", "CPU", 1, 128, 2, 5.0),
+                bench.make_row("pytorch_sdpa", "PyTorch CPU", 1, 128, 2, None, note)]
+        root = ElementTree.fromstring(compare.svg(rows, "t"))
+        texts = " ".join(element.text or "" for element in root.iter(f"{SVG}text"))
+        self.assertNotIn("…", texts)
+        for word in note.split():
+            self.assertIn(word, texts)
+
+    def test_the_roofline_is_the_causal_flops_at_the_sgemm_rate(self):
+        rows = [bench.make_row("cpu", "CPU", 1, T, 2, 50.0) for T in (128, 1024)]
+        root = ElementTree.fromstring(compare.svg(rows, "t", roofline=(1, 100.0)))
+        (line,) = root.findall(f".//{SVG}g[@class='roofline']/{SVG}polyline")
+        roof = [float(point.split(",")[1]) for point in line.get("points").split()]
+        timed = root.find(f".//{SVG}g[@class='series']/{SVG}polyline")
+        cpu = [float(point.split(",")[1]) for point in timed.get("points").split()]
+        self.assertGreater(roof[0], cpu[0])  # at T = 128 the floor is far below 50 ms
+        self.assertGreater(roof[0], roof[1])  # more FLOPs at T = 1024: a higher time
+        self.assertAlmostEqual(bench.causal_flops(1, 1024) / 100e9 * 1e3, 64.4, delta=0.1)
 
     def test_points_stay_inside_the_plot_and_faster_is_lower(self):
         rows = [bench.make_row("cpu", "CPU", 8, T, 2, ms) for T, ms in

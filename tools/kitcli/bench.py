@@ -40,17 +40,27 @@ KEYS = ("impl", "backend", "B", "T", "threads", "ms_median", "gflops", "ratio_to
 SGEMM = "sgemm_rate"   # attention_bench.cpp's OpenBLAS-alone benchmark: the roofline
 NOISY = 0.2            # (max - min) / median of the repetitions beyond which a row says so
 
-# What each implementation is, for people (the table, compare's CSV and plot).
+# What each implementation is, for people (the table, compare's CSV and plot); where it ran
+# comes from its backend (title()).
 TITLES = {
-    "cpu": "CPU solution (xtensor + OpenBLAS)",
+    "cpu": "CPU solution, exercise 19 (xtensor + OpenBLAS)",
     "cpu_fast": "CPU fast path (fused, blocked, OpenMP)",
-    "student": "your exercise 23",
-    "thrust": "GPU solution, teaching (Thrust)",
-    "fast": "GPU solution, fast (CUDA)",
+    "student": "your exercise 23 (Thrust)",
+    "thrust": "Thrust kernel (teaching)",
+    "fast": "fast CUDA kernel",
     "pytorch_class": "PyTorch MultiHeadAttention",
     "pytorch_sdpa": "PyTorch SDPA (is_causal)",
 }
 ORDER = tuple(TITLES)
+WHERE = {"OMP": "on CPU threads (OMP)", "CUDA": "on the GPU (CUDA)"}
+
+
+def title(impl: str, backend: str = "") -> str:
+    """An implementation by what it is and, for the GPU track's, where it ran: "Thrust kernel
+    (teaching), on CPU threads (OMP)"."""
+    name = TITLES.get(impl, impl)
+    return f"{name}, {WHERE[backend]}" if backend in WHERE else name
+
 
 NAME = re.compile(r"^(?P<impl>[A-Za-z_]+)/B:(?P<B>\d+)/T:(?P<T>\d+)")
 TO_MS = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}
@@ -198,7 +208,7 @@ def table(rows: list) -> str:
         spread = (f"{row['ms_min']:.1f}–{row['ms_max']:.1f}" if "ms_min" in row and
                   "ms_max" in row else "")
         fraction = row.get("fraction_of_sgemm")
-        lines.append((TITLES.get(row["impl"], row["impl"]), row["backend"], str(row["B"]),
+        lines.append((title(row["impl"], row["backend"]), row["backend"], str(row["B"]),
                       str(row["T"]), str(row["threads"]), number(row["ms_median"], 3), spread,
                       number(row["gflops"], 1), "—" if fraction is None else f"{fraction:.0%}",
                       number(row.get("ratio_to_pytorch"), 2), row.get("note", "")))
@@ -247,13 +257,15 @@ def build_program(kit: Kit, target: str, preset: str = PRESET) -> tuple:
     return None, f"{target} did not build (see {log})"
 
 
-def benchmark_arguments(quick: bool, batches=BATCHES, tokens=TOKENS) -> list:
-    """Google Benchmark's flags for one run: JSON, the median of repetitions, the sizes (a
-    benchmark's name is "cpu/B:8/T:1024/manual_time")."""
+def benchmark_arguments(quick: bool, batches=None, tokens=None) -> list:
+    """Google Benchmark's flags for one run: JSON, the median, min and max of 5 repetitions,
+    the sizes (a benchmark's name is "cpu/B:8/T:1024/manual_time"; by default B = 1, T = 128
+    when quick, else every size) and the sgemm rate."""
     def alternatives(values):
         return "|".join(str(value) for value in values)
-    sizes = ("/B:1/T:128/" if quick else
-             "/B:(%s)/T:(%s)/" % (alternatives(batches), alternatives(tokens)))
+    batches = batches or ((1,) if quick else BATCHES)
+    tokens = tokens or ((128,) if quick else TOKENS)
+    sizes = "/B:(%s)/T:(%s)/" % (alternatives(batches), alternatives(tokens))
     return ["--benchmark_format=json", f"--benchmark_filter={sizes}|^{SGEMM}/",
             "--benchmark_repetitions=5", "--benchmark_report_aggregates_only=true",
             "--benchmark_min_time=%s" % ("0.05" if quick else "0.2")]
@@ -284,10 +296,12 @@ def run_pytorch(kit: Kit, python: str, arguments: list, threads: int) -> str:
     return result.stdout
 
 
-def pytorch_arguments(quick: bool, batches=BATCHES, tokens=TOKENS) -> list:
-    if quick:
+def pytorch_arguments(quick: bool, batches=None, tokens=None) -> list:
+    """benchmarks/pytorch_timings.py's flags for the same sizes as benchmark_arguments."""
+    if quick and batches is None and tokens is None:
         return ["--quick"]
-    return ["--sizes", ",".join(f"{b}x{t}" for b in batches for t in tokens)]
+    return ["--sizes", ",".join(f"{b}x{t}" for b in batches or BATCHES
+                                for t in tokens or TOKENS)]
 
 
 def save_run(kit: Kit, context: dict, rows: list) -> Path:

@@ -16,6 +16,7 @@ import json
 import math
 import os
 import subprocess
+import textwrap
 from pathlib import Path
 from xml.sax.saxutils import escape, quoteattr
 
@@ -79,7 +80,7 @@ def csv_text(rows: list) -> str:
     writer = csv.DictWriter(out, fieldnames=CSV_COLUMNS, lineterminator="\n")
     writer.writeheader()
     for row in rows:
-        writer.writerow({"implementation": bench.TITLES.get(row["impl"], row["impl"]),
+        writer.writerow({"implementation": bench.title(row["impl"], row["backend"]),
                          "impl": row["impl"], "backend": row["backend"], "B": row["B"],
                          "T": row["T"], "threads": row["threads"],
                          "ms_median": display_number(row.get("ms_median"), 4),
@@ -96,7 +97,7 @@ def table(rows: list) -> str:
     lines = [header]
     for row in rows:
         diff = row.get("max_abs_diff")
-        lines.append((bench.TITLES.get(row["impl"], row["impl"]), row["backend"], str(row["T"]),
+        lines.append((bench.title(row["impl"], row["backend"]), row["backend"], str(row["T"]),
                       bench.number(row.get("ms_median"), 3), bench.number(row.get("gflops"), 1),
                       bench.number(row.get("ratio_to_pytorch"), 2),
                       "—" if diff is None else f"{diff:.1e}", row.get("note", "")))
@@ -112,8 +113,14 @@ def table(rows: list) -> str:
 # Okabe and Ito's palette (distinguishable with every common colour-vision deficiency), and a
 # marker shape per line so that a grey print still tells them apart.
 COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000")
-LEGEND_CHARACTERS = 50
+# Characters of a legend line: its column is 294 px wide, about 7 px a character at 12.5 px
+# (a name) and 6 px at 11 px (its details).
+LEGEND_NAME_CHARACTERS, LEGEND_DETAIL_CHARACTERS = 38, 46
 MARKERS = ("circle", "square", "diamond", "triangle", "circle", "square", "diamond")
+# A dash pattern per line too: two lines over the same points (your kernel on the teaching
+# one) still show both.
+DASHES = ("", "7 4", "2 3", "10 3 2 3", "4 4", "1 4", "12 5")
+QUICK_TOKENS = (128, 256)  # --quick: two sizes, so each line has a slope
 
 
 def marker(shape: str, x: float, y: float, colour: str) -> str:
@@ -144,19 +151,25 @@ def tick_label(value: float) -> str:
     return f"{value:g}" if value >= 0.01 else f"{value:.0e}"
 
 
-def svg(rows: list, title: str, subtitle: str = "") -> str:
-    """compare.svg: median ms against T, one polyline with markers per implementation that has
-    times, log-scale y, T on a log2 axis, a legend beside the plot (implementations without
-    a time listed there with the reason). Hand-written SVG 1.1, standard library only."""
-    width, height = 940, 480
+def svg(rows: list, title: str, subtitle: str = "", roofline: tuple | None = None) -> str:
+    """compare.svg: median ms against T, one polyline per implementation that has times (its
+    own colour, marker and dash), log-scale y, T on a log2 axis, a legend beside the plot
+    (implementations without a time listed there with the reason, wrapped, never cut).
+    `roofline`: (B, sgemm GFLOP/s), drawn as the time the causal FLOPs take at that rate.
+    Hand-written SVG 1.1, standard library only."""
     left, right, top, bottom = 78, 350, 70, 62
-    plot_w, plot_h = width - left - right, height - top - bottom
-
     order = [impl for impl in bench.ORDER if any(row["impl"] == impl for row in rows)]
     order += sorted({row["impl"] for row in rows} - set(order))
+    legend = legend_entries(rows, order)
+    width = 940
+    height = max(480, top + sum(entry["height"] for entry in legend) + 40)
+    plot_w, plot_h = width - left - right, height - top - bottom
+
     timed = [row for row in rows if row.get("ms_median")]
     tokens = sorted({row["T"] for row in rows}) or [128]
-    times = [row["ms_median"] for row in timed] or [1.0]
+    floor_ms = {T: bench.causal_flops(roofline[0], T) / (roofline[1] * 1e9) * 1e3
+                for T in tokens} if roofline else {}
+    times = [row["ms_median"] for row in timed] + list(floor_ms.values()) or [1.0]
     low = 10.0 ** math.floor(math.log10(min(times)))
     high = 10.0 ** math.ceil(math.log10(max(times)))
     if high <= low:
@@ -202,43 +215,69 @@ def svg(rows: list, title: str, subtitle: str = "") -> str:
     out.append(f'<text x="20" y="{top + plot_h / 2:.1f}" font-size="13" text-anchor="middle" '
                f'fill="#222" transform="rotate(-90 20 {top + plot_h / 2:.1f})">'
                'forward time, ms (median, log scale; lower is faster)</text>')
-    # one series per implementation with times
-    legend_y = top + 6
-    for index, impl in enumerate(order):
-        colour, shape = COLOURS[index % len(COLOURS)], MARKERS[index % len(MARKERS)]
+    if floor_ms:  # the roofline: no implementation can be below it
+        coordinates = " ".join(f"{x_of(T):.1f},{y_of(ms):.1f}" for T, ms in floor_ms.items())
+        out.append(f'<g class="roofline"><polyline points="{coordinates}" fill="none" '
+                   'stroke="#999" stroke-width="1.5" stroke-dasharray="3 3"/>'
+                   f'<title>the causal FLOPs at this machine\'s sgemm rate, '
+                   f'{roofline[1]:.0f} GFLOP/s</title></g>')
+    # one series per implementation with times; the student's drawn last, on top
+    styles = {impl: (COLOURS[i % len(COLOURS)], MARKERS[i % len(MARKERS)], DASHES[i % len(DASHES)])
+              for i, impl in enumerate(order)}
+    for impl in sorted(order, key=lambda impl: impl == "student"):
+        colour, shape, dash = styles[impl]
         points = sorted((row["T"], row["ms_median"]) for row in timed if row["impl"] == impl)
-        name = bench.TITLES.get(impl, impl)
-        if points:
-            coordinates = " ".join(f"{x_of(T):.1f},{y_of(ms):.1f}" for T, ms in points)
-            out.append(f'<g class="series" data-impl={quoteattr(impl)}>')
-            out.append(f'<polyline points="{coordinates}" fill="none" stroke="{colour}" '
-                       'stroke-width="2.2" stroke-linejoin="round" stroke-linecap="round"/>')
-            for T, ms in points:
-                out.append(marker(shape, x_of(T), y_of(ms), colour))
-                out.append(f'<title>{escape(name)}, T = {T}: {ms:.3f} ms</title>')
-            out.append('</g>')
-        # legend entry
-        lx = left + plot_w + 22
-        if points:
+        if not points:
+            continue
+        name = bench.title(impl, next(row["backend"] for row in rows if row["impl"] == impl))
+        coordinates = " ".join(f"{x_of(T):.1f},{y_of(ms):.1f}" for T, ms in points)
+        out.append(f'<g class="series" data-impl={quoteattr(impl)}>')
+        out.append(f'<polyline points="{coordinates}" fill="none" stroke="{colour}" '
+                   f'stroke-width="2.2" stroke-dasharray="{dash or "none"}" '
+                   'stroke-linejoin="round" stroke-linecap="round"/>')
+        for T, ms in points:
+            out.append(marker(shape, x_of(T), y_of(ms), colour))
+            out.append(f'<title>{escape(name)}, T = {T}: {ms:.3f} ms</title>')
+        out.append('</g>')
+    # the legend
+    lx, legend_y = left + plot_w + 22, top + 6
+    for entry in legend:
+        colour, shape, dash = styles[entry["impl"]]
+        if entry["timed"]:
             out.append(f'<line x1="{lx}" y1="{legend_y}" x2="{lx + 26}" y2="{legend_y}" '
-                       f'stroke="{colour}" stroke-width="2.2"/>')
+                       f'stroke="{colour}" stroke-width="2.2" stroke-dasharray="{dash or "none"}"/>')
             out.append(marker(shape, lx + 13, legend_y, colour))
-            label, note = name, ""
-        else:
-            why = next((row.get("note") for row in rows if row["impl"] == impl and row.get("note")),
-                       "no time")
-            label, note = name, why
-        backend = next(row["backend"] for row in rows if row["impl"] == impl)
-        out.append(f'<text x="{lx + 34}" y="{legend_y + 4}" font-size="12.5" '
-                   f'fill="{"#222" if points else "#888"}">{escape(label)}</text>')
-        detail = backend + (" — " + note if note else "")
-        if len(detail) > LEGEND_CHARACTERS:  # the legend's column is ~310 px wide
-            detail = detail[:LEGEND_CHARACTERS - 1] + "…"
-        out.append(f'<text x="{lx + 34}" y="{legend_y + 19}" font-size="11" fill="#777">'
-                   f'{escape(detail)}</text>')
-        legend_y += 40
+        for number, line in enumerate(entry["lines"]):
+            named = number < entry["name_lines"]
+            out.append(f'<text x="{lx + 34}" y="{legend_y + 4 + 15 * number}" '
+                       f'font-size="{12.5 if named else 11}" '
+                       f'fill="{("#222" if entry["timed"] else "#888") if named else "#777"}">'
+                       f'{escape(line)}</text>')
+        legend_y += entry["height"]
+    if floor_ms:
+        out.append(f'<line x1="{lx}" y1="{legend_y}" x2="{lx + 26}" y2="{legend_y}" '
+                   'stroke="#999" stroke-width="1.5" stroke-dasharray="3 3"/>')
+        out.append(f'<text x="{lx + 34}" y="{legend_y + 4}" font-size="12.5" fill="#222">'
+                   f'roofline: sgemm, {roofline[1]:.0f} GFLOP/s</text>')
     out.append('</svg>')
     return "\n".join(out) + "\n"
+
+
+def legend_entries(rows: list, order: list) -> list:
+    """Per implementation: its legend lines (its name, then its backend and, where it has no
+    time, why, each wrapped to the legend's column), whether it has times, and its height."""
+    entries = []
+    for impl in order:
+        mine = [row for row in rows if row["impl"] == impl]
+        timed = any(row.get("ms_median") for row in mine)
+        note = "" if timed else next((row["note"] for row in mine if row.get("note")), "no time")
+        name = bench.title(impl, mine[0]["backend"])
+        detail = mine[0]["backend"] + (" — " + note if note else "")
+        named = textwrap.wrap(name, LEGEND_NAME_CHARACTERS)
+        lines = named + textwrap.wrap(detail, LEGEND_DETAIL_CHARACTERS)
+        entries.append({"impl": impl, "lines": lines, "name_lines": len(named), "timed": timed,
+                        "height": 25 + 15 * len(lines)})
+    return entries
 
 
 # ---- running --------------------------------------------------------------------------------
@@ -255,7 +294,7 @@ def run_golden(kit: Kit, command: list, threads: int) -> str:
 def run(kit: Kit, quick: bool, out: Path | None, batch: int = 8, cuda: bool = False) -> int:
     threads = os.cpu_count() or 1
     preset = bench.CUDA_PRESET if cuda else bench.PRESET
-    batches, tokens = ((1,), (128,)) if quick else ((batch,), bench.TOKENS)
+    batches, tokens = ((1,), QUICK_TOKENS) if quick else ((batch,), bench.TOKENS)
     out = out or kit.root / "build" / "compare"
     solutions, why = bench.build_program(kit, bench.SOLUTIONS_PROGRAM, preset)
     if solutions is None:
@@ -297,7 +336,9 @@ def run(kit: Kit, quick: bool, out: Path | None, batch: int = 8, cuda: bool = Fa
     title = f"Causal multi-head attention, GPT-2 width, B = {shown_b}"
     subtitle = f"{backend}: {device}" + (f"; PyTorch on {rows_torch_backend(rows)}"
                                          if python else "") + f"; {threads} CPU threads"
-    (out / "compare.svg").write_text(svg(rows, title, subtitle), encoding="utf-8")
+    sgemm = bench.sgemm_gflops(report)
+    roofline = (shown_b, sgemm) if sgemm and backend != "CUDA" else None  # a CPU roofline
+    (out / "compare.svg").write_text(svg(rows, title, subtitle, roofline), encoding="utf-8")
     say(f"Wrote {out / 'compare.csv'} and {out / 'compare.svg'} (open it in a browser).")
     return 0
 
