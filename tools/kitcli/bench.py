@@ -285,6 +285,17 @@ def run_benchmark(kit: Kit, program: Path, arguments: list, threads: int) -> dic
         raise KitError(f"{program.name} printed no JSON report: {error}") from None
 
 
+def student_rows(kit: Kit, preset: str, arguments: list, threads: int, backend: str,
+                 sizes: list) -> tuple:
+    """(rows, the program or None): the student's exercise 23 timed with the same arguments
+    (attn_bench_student), or where it did not build a row per size saying why."""
+    program, why = build_program(kit, STUDENT_PROGRAM, preset)
+    if program is None:
+        return [make_row("student", backend, b, t, threads, None, why.split(" (see")[0])
+                for b, t in sizes], None
+    return rows_of_benchmark(run_benchmark(kit, program, arguments, threads), threads), program
+
+
 def run_pytorch(kit: Kit, python: str, arguments: list, threads: int) -> str:
     with Heartbeat("timing PyTorch"):
         result = subprocess.run([python, str(kit.root / PYTORCH_SCRIPT), "--threads",
@@ -330,8 +341,12 @@ def run(kit: Kit, as_json: bool, quick: bool, cuda: bool = False, save: bool = F
     program, why = build_program(kit, SOLUTIONS_PROGRAM, CUDA_PRESET if cuda else PRESET)
     if program is None:
         raise KitError(why)
-    report = run_benchmark(kit, program, benchmark_arguments(quick), threads)
-    rows = rows_of_benchmark(report, threads)
+    arguments = benchmark_arguments(quick)
+    report = run_benchmark(kit, program, arguments, threads)
+    backend = report.get("context", {}).get("attn_backend", "?")
+    sizes = [(1, 128)] if quick else [(b, t) for b in BATCHES for t in TOKENS]
+    rows = rows_of_benchmark(report, threads) + student_rows(
+        kit, CUDA_PRESET if cuda else PRESET, arguments, threads, backend, sizes)[0]
     python = torch_python()
     if python:
         rows += rows_of_pytorch(run_pytorch(kit, python, pytorch_arguments(quick), threads))

@@ -64,10 +64,6 @@ def with_goldens(rows: list, goldens: dict) -> list:
     return result
 
 
-def unavailable_row(impl: str, backend: str, batch: int, tokens: int, note: str) -> dict:
-    return bench.make_row(impl, backend, batch, tokens, 0, None, note)
-
-
 def display_number(value, digits: int, scientific: bool = False) -> str:
     if value is None:
         return ""
@@ -299,7 +295,6 @@ def run(kit: Kit, quick: bool, out: Path | None, batch: int = 8, cuda: bool = Fa
     solutions, why = bench.build_program(kit, bench.SOLUTIONS_PROGRAM, preset)
     if solutions is None:
         raise KitError(why)
-    student, student_why = bench.build_program(kit, bench.STUDENT_PROGRAM, preset)
 
     arguments = bench.benchmark_arguments(quick, batches, tokens)
     report = bench.run_benchmark(kit, solutions, arguments, threads)
@@ -307,13 +302,11 @@ def run(kit: Kit, quick: bool, out: Path | None, batch: int = 8, cuda: bool = Fa
     goldens = golden_diffs(run_golden(kit, [str(solutions), "--golden"], threads))
     context = report.get("context", {})
     backend, device = context.get("attn_backend", "?"), context.get("attn_device", "")
+    student_rows, student = bench.student_rows(kit, preset, arguments, threads, backend,
+                                               [(b, t) for b in batches for t in tokens])
+    rows += student_rows
     if student is not None:
-        student_report = bench.run_benchmark(kit, student, arguments, threads)
-        rows += bench.rows_of_benchmark(student_report, threads)
         goldens.update(golden_diffs(run_golden(kit, [str(student), "--golden"], threads)))
-    else:
-        rows += [unavailable_row("student", backend, b, t, student_why.split(" (see")[0])
-                 for b in batches for t in tokens]
     python = bench.torch_python()
     if python:
         rows += bench.rows_of_pytorch(bench.run_pytorch(
