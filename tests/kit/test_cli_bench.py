@@ -3,6 +3,7 @@
 Google Benchmark's JSON (1.7's format), ratios to PyTorch, the JSON lines, the golden diffs,
 compare.csv's columns and compare.svg (well-formed, one line per timed implementation)."""
 
+import argparse
 import csv
 import io
 import json
@@ -13,7 +14,7 @@ import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
 import cli_testing  # noqa: F401  (puts tools/ on the path)
-from kitcli import bench, compare
+from kitcli import bench, cli, compare
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -154,6 +155,17 @@ class BenchRowsTest(unittest.TestCase):
         self.assertIn("--benchmark_repetitions=5", arguments)
         self.assertIn("--benchmark_filter=/B:(8)/T:(128|1024)/|^sgemm_rate/",
                       bench.benchmark_arguments(False, (8,), (128, 1024)))
+
+
+class BenchOptionsTest(unittest.TestCase):
+    def test_thread_counts_and_sizes_are_lists_of_whole_numbers(self):
+        options = cli.parser().parse_args(["bench", "--threads", "1,2", "--batches", "1,8",
+                                           "--tokens", "1024"])
+        self.assertEqual((options.threads, options.batches, options.tokens),
+                         ((1, 2), (1, 8), (1024,)))
+        for wrong in ("0", "1,x", ""):
+            with self.assertRaises(argparse.ArgumentTypeError):
+                cli.numbers(wrong)
 
 
 class SavedRunTest(unittest.TestCase):

@@ -165,7 +165,7 @@ def rows_of_pytorch(lines: str) -> list:
 
 def sort_key(row: dict) -> tuple:
     rank = ORDER.index(row["impl"]) if row["impl"] in ORDER else len(ORDER)
-    return row["B"], rank, row["impl"], row["T"]
+    return row["B"], rank, row["impl"], row["T"], row["threads"]
 
 
 def with_ratios(rows: list) -> list:
@@ -336,36 +336,48 @@ def save_run(kit: Kit, context: dict, rows: list) -> Path:
     return path
 
 
-def run(kit: Kit, as_json: bool, quick: bool, cuda: bool = False, save: bool = False) -> int:
-    threads = os.cpu_count() or 1
-    program, why = build_program(kit, SOLUTIONS_PROGRAM, CUDA_PRESET if cuda else PRESET)
+def run(kit: Kit, as_json: bool, quick: bool, cuda: bool = False, save: bool = False,
+        threads: tuple = (), batches: tuple = (), tokens: tuple = ()) -> int:
+    """Times every implementation at each thread count in `threads` (default: every core),
+    at B in `batches` and T in `tokens` (default: B = 1, T = 128 when quick, else every
+    size), PyTorch and the sgemm roofline in the same run, each ratio and fraction against
+    the same thread count's."""
+    preset = CUDA_PRESET if cuda else PRESET
+    program, why = build_program(kit, SOLUTIONS_PROGRAM, preset)
     if program is None:
         raise KitError(why)
-    arguments = benchmark_arguments(quick)
-    report = run_benchmark(kit, program, arguments, threads)
-    backend = report.get("context", {}).get("attn_backend", "?")
-    sizes = [(1, 128)] if quick else [(b, t) for b in BATCHES for t in TOKENS]
-    rows = rows_of_benchmark(report, threads) + student_rows(
-        kit, CUDA_PRESET if cuda else PRESET, arguments, threads, backend, sizes)[0]
+    batches = batches or ((1,) if quick else BATCHES)
+    tokens = tokens or ((128,) if quick else TOKENS)
+    arguments = benchmark_arguments(quick, batches, tokens)
     python = torch_python()
-    if python:
-        rows += rows_of_pytorch(run_pytorch(kit, python, pytorch_arguments(quick), threads))
-    rows = with_roofline(with_ratios(rows), sgemm_gflops(report))
-    device = report.get("context", {}).get("attn_device", "")
+    rows, context, sgemm = [], {}, {}
+    for count in threads or (os.cpu_count() or 1,):
+        report = run_benchmark(kit, program, arguments, count)
+        context = report.get("context", {})
+        timed = rows_of_benchmark(report, count) + student_rows(
+            kit, preset, arguments, count, context.get("attn_backend", "?"),
+            [(b, t) for b in batches for t in tokens])[0]
+        if python:
+            timed += rows_of_pytorch(run_pytorch(kit, python,
+                                                 pytorch_arguments(quick, batches, tokens), count))
+        sgemm[count] = sgemm_gflops(report)
+        rows += with_roofline(with_ratios(timed), sgemm[count])
+    rows.sort(key=sort_key)
     if save:
-        saved = save_run(kit, report.get("context", {}), rows)
+        saved = save_run(kit, context, rows)
         print(f"kit bench: this run's raw output is in {saved}", file=sys.stderr)
     if as_json:
         print(json_lines(rows), flush=True)
         return 0
     say(f"MultiHeadAttention forward at GPT-2 width (d = {WIDTH}, {HEADS} heads, causal "
-        f"FLOPs), {threads} threads; GPU track: {device}")
+        f"FLOPs); GPU track: {context.get('attn_device', '')}")
     say(table(rows))
-    sgemm = sgemm_gflops(report)
-    if sgemm:
-        say(f"of sgemm: GFLOP/s as a fraction of this machine's OpenBLAS sgemm in the same run, "
-            f"{sgemm:.0f} GFLOP/s on {threads} threads (the roofline); min–max: the fastest "
-            "and slowest of 5 repetitions")
+    rates = ", ".join(f"{rate:.0f} GFLOP/s on {count} thread{'s' if count > 1 else ''}"
+                      for count, rate in sgemm.items() if rate)
+    if rates:
+        say(f"of sgemm: GFLOP/s as a fraction of this machine's OpenBLAS sgemm in the same run "
+            f"with as many threads ({rates}: the roofline); min–max: the fastest and slowest "
+            "of 5 repetitions")
     if not python:
         say("No PyTorch timings: /usr/bin/python3 cannot import torch "
             "(`tools/kit setup --recorder` installs it).")

@@ -11,6 +11,17 @@ from .catalogue import Kit, KitError
 from .terminal import say
 
 
+def numbers(text: str) -> tuple:
+    """ "1,2" as (1, 2), for bench's --threads, --batches and --tokens."""
+    try:
+        values = tuple(int(part) for part in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a list of whole numbers (1,2)") from None
+    if any(value < 1 for value in values):
+        raise argparse.ArgumentTypeError(f"{text!r}: every number must be at least 1")
+    return values
+
+
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(
         prog="tools/kit", description="Your progress, checks and hints for the Attention "
@@ -68,6 +79,11 @@ def parser() -> argparse.ArgumentParser:
     timing.add_argument("--save", action="store_true",
                         help="also write the run's raw output (device, driver, commit, JSON "
                              "lines) to benchmarks/results/")
+    timing.add_argument("--threads", type=numbers, default=(),
+                        help="thread counts to time, each in the same run: 1,2 (default: "
+                             "every core)")
+    timing.add_argument("--batches", type=numbers, default=(), help="B values: 1,8")
+    timing.add_argument("--tokens", type=numbers, default=(), help="T values: 256,512,1024")
     side_by_side = commands.add_parser(
         "compare", help="CPU solution, your exercise 23, the GPU solution and PyTorch on the "
                         "same inputs: a table, compare.csv and compare.svg")
@@ -120,7 +136,8 @@ def main(argv: list | None = None) -> int:
                                 grading=not args.no_grading, full=args.full)
         if args.command == "bench":
             return bench.run(kit, as_json=args.json, quick=args.quick, cuda=args.cuda,
-                             save=args.save)
+                             save=args.save, threads=args.threads, batches=args.batches,
+                             tokens=args.tokens)
         if args.command == "compare":
             return compare.run(kit, quick=args.quick, out=args.out, cuda=args.cuda)
         return generated.catalogue(kit, check=args.check, readme_only=args.readme_only)
