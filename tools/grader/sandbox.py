@@ -410,7 +410,11 @@ class Sandbox:
         elif signal_number:
             status = "crashed"  # SIGSEGV, SIGKILL (memory, CPU limit), SIGABRT, ...
             why = f"crashed: {signal_in_words(signal_number)}"
-            if signal_number in (signal.SIGXCPU, signal.SIGKILL) and limits.cpu_s <= seconds + 1:
+            # Only RLIMIT_CPU sends SIGXCPU: threads that spin together reach it before the
+            # wall clock does (2 threads in half the time). A SIGKILL is the CPU limit only
+            # when the run lasted that long.
+            if signal_number == signal.SIGXCPU or (
+                    signal_number == signal.SIGKILL and limits.cpu_s <= seconds + 1):
                 status, why = "timed-out", f"stopped after {limits.cpu_s} s of CPU time"
         elif code != 0:
             status = "failed"

@@ -22,7 +22,7 @@ MARKS = {progress.DONE: "✓", progress.FAILING: "✗", progress.SKIPPED: "·",
          progress.NOT_STARTED: "·"}
 BUILD_LOG = "build/kit-build.log"  # written by build.configure_and_build
 PRINTED_LINES_SHOWN = 10           # of what the student's code printed
-FIRST_FAILURE_LINES = 30           # of the first failure: it and the lines around it fit 40
+FIRST_FAILURE_LINES = 26           # of the first failure, its picture included: the screen fits 40
 
 
 def status(kit: Kit) -> int:
@@ -231,14 +231,21 @@ def failure_screen(failed: list, everything: bool = False) -> list:
     hint), the cases failing alike named after it ("also for"), then one line per other kind
     of failure, its cases with it. `everything`: each kind of failure in full."""
     groups = group_failures(failed)
-    # The notebook's case, when it fails, is shown in full first: it is the one the student
-    # reads in the book. Else the mistake most failing cases are named by: on some cases (a
-    # symmetric input) two mistakes give the same tensor, and neither is named there.
+    # Shown in full first: the notebook's case if the call threw on it (the book's own input
+    # must work first); else the mistake most failing cases are named by (on some cases, a
+    # symmetric input, two mistakes give the same tensor and neither is named), shown by its
+    # notebook case (group_failures); else the notebook's case; else reading order.
     counted = Counter(failure_key(case) for case, also in groups for _ in range(1 + len(also))
                       if progress.mistake_family(case))
     most = counted.most_common(1)[0][0] if counted else None
-    groups.sort(key=lambda group: (not progress.from_the_notebook(group[0]),
-                                   failure_key(group[0]) != most))
+
+    def rank(group) -> int:
+        case, notebook = group[0], progress.from_the_notebook(group[0])
+        if notebook and case.failures and case.failures[0].kind == "threw":
+            return 0
+        return 1 if failure_key(case) == most else 2 if notebook else 3
+
+    groups.sort(key=rank)
     lines = []
     for number, (case, also) in enumerate(groups):
         if number and not everything:
@@ -251,13 +258,16 @@ def failure_screen(failed: list, everything: bool = False) -> list:
                 if other_also:
                     lines.append(f"    also for: {', '.join(other_also)}")
             break
+        # The picture of the weights, where there is one, shares the first failure's lines:
+        # what is cut is the end of the details (the tensors printed in full).
         explanation = case.explanation.splitlines()
-        if len(explanation) > FIRST_FAILURE_LINES and not everything:
-            cut = len(explanation) - FIRST_FAILURE_LINES
-            explanation = explanation[:FIRST_FAILURE_LINES] + [
+        picture = heatmap.failure_picture(case, screen_width())
+        room = max(FIRST_FAILURE_LINES - len(picture), 3)  # the headline and its case at least
+        if len(explanation) > room and not everything:
+            cut = len(explanation) - room
+            explanation = explanation[:room] + [
                 f"  … ({diagnose.count(cut, 'more line')}: `check --all`)"]
-        lines += ["", f"✗ {case.name}", *explanation,
-                  *heatmap.failure_picture(case, screen_width())]
+        lines += ["", f"✗ {case.name}", *explanation, *picture]
         if also:
             lines.append(f"  also for: {', '.join(also)}")
     return lines
