@@ -293,7 +293,11 @@ class Sandbox:
         os.chmod(path, mode)
 
     def _limits(self, limits: Limits) -> list:
-        prlimit = ["prlimit", f"--as={limits.address_space}", f"--cpu={limits.cpu_s}",
+        # CPU: SIGXCPU at the limit (its default ends the program), SIGKILL a second later for
+        # one that handles SIGXCPU. With the two equal, the kernel sends SIGKILL first, which
+        # cannot be told from the memory limit's.
+        prlimit = ["prlimit", f"--as={limits.address_space}",
+                   f"--cpu={limits.cpu_s}:{limits.cpu_s + 1}",
                    f"--fsize={limits.file_size}", f"--nofile={limits.open_files}", "--core=0"]
         if self.isolated:  # NPROC counts the real uid's processes: the slot's own, so its own
             prlimit.append(f"--nproc={limits.nproc}")
