@@ -46,8 +46,8 @@ TEST(FastCpuAttention, EqualsEveryForwardGoldenOfExercise19) {
         const attn::cpu::FastMultiHeadAttention fast(mha);
         const auto golden = store.expected(entry->file("context"));
         const auto verdict = attn::kit::compare(attn::kit::to_any_tensor(fast.forward(x)), golden);
-        EXPECT_TRUE(verdict.passed) << entry->path << ": "
-                                    << attn::kit::explain("forward(x)", golden, verdict);
+        EXPECT_TRUE(verdict.passed)
+            << entry->path << ": " << attn::kit::explain("forward(x)", golden, verdict);
         ++compared;
     }
     EXPECT_GE(compared, 4) << "exercise 19's case set has fewer forward cases than expected";
