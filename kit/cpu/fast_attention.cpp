@@ -49,6 +49,13 @@
 namespace attn::cpu {
 namespace {
 
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define ATTN_SIMD_CLONES \
+    __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#else
+#define ATTN_SIMD_CLONES
+#endif
+
 // Query rows and keys per block: 64 × 256 scores (64 KiB, in the L2 cache beside the block's
 // queries, keys and values).
 constexpr std::size_t kQueryBlock = 64, kKeyBlock = 256;
@@ -112,9 +119,13 @@ blasint blas_int(std::size_t n) { return static_cast<blasint>(n); }
 // each, at context + i * context_stride. `scores` has room for kQueryBlock × kKeyBlock floats,
 // `accumulated` for kQueryBlock × head_dim.
 // Not inlined: GCC vectorises its loops in a function of its own, not in the OpenMP region's.
-__attribute__((noinline)) void attend_block(const Head& head, std::size_t q0, std::size_t q1,
-                                            float* scores, float* accumulated, float* context,
-                                            std::size_t context_stride) {
+// Compiled three times, for AVX-512, AVX2 + FMA and plain x86-64 (SSE2), and picked when the
+// program loads (GCC's target_clones): the softmax loops run 16 or 8 floats wide where the CPU
+// can, and the kit's binaries still run on any x86-64.
+ATTN_SIMD_CLONES __attribute__((noinline)) void attend_block(const Head& head, std::size_t q0,
+                                                             std::size_t q1, float* scores,
+                                                             float* accumulated, float* context,
+                                                             std::size_t context_stride) {
     const std::size_t rows = q1 - q0, hd = head.head_dim, stride = head.row_stride;
     float running_max[kQueryBlock], running_sum[kQueryBlock];
     std::fill(running_max, running_max + rows, -std::numeric_limits<float>::infinity());
