@@ -130,10 +130,10 @@ struct CausalAttention {
     // "<prefix>W_query", ... from `source`.
     CausalAttention(std::size_t d_in, std::size_t d_out, std::size_t context_length, bool qkv_bias,
                     ParameterSource& source, const std::string& prefix = "")
-        : CausalAttention(Linear::make(source, prefix + "W_query", d_in, d_out, qkv_bias),
+        : CausalAttention{Linear::make(source, prefix + "W_query", d_in, d_out, qkv_bias),
                           Linear::make(source, prefix + "W_key", d_in, d_out, qkv_bias),
                           Linear::make(source, prefix + "W_value", d_in, d_out, qkv_bias),
-                          context_length) {}
+                          context_length} {}
 
     // The module of a state_dict's layers (W_query.weight, ..., the biases if it has them),
     // its mask built for context_length.

@@ -9,7 +9,6 @@
 #include "attn/module.hpp"
 #include "attn/tensor.hpp"
 
-#include <cmath>
 #include <cstddef>
 #include <string>
 
@@ -23,13 +22,13 @@ struct Linear {
     std::size_t d_in() const { return weight.shape(1); }
     std::size_t d_out() const { return weight.shape(0); }
 
-    // nn.Linear(d_in, d_out, bias) named `name` in its module: PyTorch draws weight and bias
-    // uniformly from [-1/sqrt(d_in), 1/sqrt(d_in)); `source` decides the values.
+    // nn.Linear(d_in, d_out, bias) named `name` in its module: PyTorch draws the weight, then
+    // the bias, uniformly from [-1/sqrt(d_in), 1/sqrt(d_in)); `source` decides the values.
     static Linear make(ParameterSource& source, const std::string& name, std::size_t d_in,
                        std::size_t d_out, bool bias) {
-        const float bound = d_in == 0 ? 0.0f : 1.0f / std::sqrt(static_cast<float>(d_in));
-        Linear layer{source.parameter(name + ".weight", {d_out, d_in}, -bound, bound), {}};
-        if (bias) layer.bias = source.parameter(name + ".bias", {d_out}, -bound, bound);
+        Linear layer{source.parameter(name + ".weight", {d_out, d_in}, Init::linear_weight(d_in)),
+                     {}};
+        if (bias) layer.bias = source.parameter(name + ".bias", {d_out}, Init::linear_bias(d_in));
         return layer;
     }
 

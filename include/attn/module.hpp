@@ -24,6 +24,7 @@
 
 #include <xtensor/xarray.hpp>
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -88,15 +89,39 @@ private:
     std::map<std::string, Parameter> tensors_;
 };
 
-// Where a module built from its sizes gets its parameters' values.
+// How PyTorch's __init__ draws a parameter, for a ParameterSource that imitates it.
+struct Init {
+    enum class Rule {
+        rand,           // torch.rand(shape): uniform in [0, 1)
+        linear_weight,  // nn.Linear's weight: kaiming_uniform_(a=sqrt(5)), +-1/sqrt(fan_in)
+        linear_bias,    // nn.Linear's bias: uniform_(-1/sqrt(fan_in), 1/sqrt(fan_in))
+    };
+    Rule rule = Rule::rand;
+    std::size_t fan_in = 0;  // a Linear's in_features
+
+    static Init rand() { return {Rule::rand, 0}; }
+    static Init linear_weight(std::size_t fan_in) { return {Rule::linear_weight, fan_in}; }
+    static Init linear_bias(std::size_t fan_in) { return {Rule::linear_bias, fan_in}; }
+
+    // The range [low, high) with the bound 1/sqrt(fan_in) computed in float32: HashedUniform's
+    // rule (tools/recorder/init.py computes the same). PyTorch's own bound is computed in
+    // double; TorchGenerator uses that one.
+    float high() const {
+        if (rule == Rule::rand) return 1.0f;
+        return fan_in == 0 ? 0.0f : 1.0f / std::sqrt(static_cast<float>(fan_in));
+    }
+    float low() const { return rule == Rule::rand ? 0.0f : -high(); }
+};
+
+// Where a module built from its sizes gets its parameters' values. A module asks for its
+// parameters in the order its PyTorch __init__ creates them, so a source that draws from a
+// generator (TorchGenerator) draws the same numbers PyTorch does.
 class ParameterSource {
 public:
     virtual ~ParameterSource() = default;
 
-    // The parameter `name` ("heads.1.W_key.weight") of `shape`. PyTorch would draw it
-    // uniformly from [low, high): nn.Linear from +-1/sqrt(d_in), torch.rand from [0, 1).
-    virtual Parameter parameter(const std::string& name, const Shape& shape, float low,
-                                float high) = 0;
+    // The parameter `name` ("heads.1.W_key.weight") of `shape`, which PyTorch draws by `init`.
+    virtual Parameter parameter(const std::string& name, const Shape& shape, const Init& init) = 0;
 };
 
 // The parameters of a state_dict, which must have the shapes the module asks for (a module
@@ -105,7 +130,7 @@ class FromStateDict : public ParameterSource {
 public:
     explicit FromStateDict(StateDict state) : state_(std::move(state)) {}
 
-    Parameter parameter(const std::string& name, const Shape& shape, float, float) override {
+    Parameter parameter(const std::string& name, const Shape& shape, const Init&) override {
         const Parameter& tensor = state_.get(name);
         if (Shape(tensor.shape().begin(), tensor.shape().end()) != shape) {
             throw shape_error("the module asks for " + name + " of shape " + shape_string(shape) +
@@ -162,9 +187,8 @@ class HashedUniform : public ParameterSource {
 public:
     explicit HashedUniform(std::uint64_t seed) : seed_(seed) {}
 
-    Parameter parameter(const std::string& name, const Shape& shape, float low,
-                        float high) override {
-        return hashed_uniform(seed_, name, shape, low, high);
+    Parameter parameter(const std::string& name, const Shape& shape, const Init& init) override {
+        return hashed_uniform(seed_, name, shape, init.low(), init.high());
     }
 
 private:

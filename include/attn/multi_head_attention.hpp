@@ -194,11 +194,11 @@ struct UnmaskedMultiHeadAttention {
     // "<prefix>W_query", ..., "<prefix>fc_out" from `source`.
     UnmaskedMultiHeadAttention(std::size_t d_in, std::size_t d_out, std::size_t num_heads_,
                                ParameterSource& source, const std::string& prefix = "")
-        : UnmaskedMultiHeadAttention(Linear::make(source, prefix + "W_query", d_in, d_out, false),
+        : UnmaskedMultiHeadAttention{Linear::make(source, prefix + "W_query", d_in, d_out, false),
                                      Linear::make(source, prefix + "W_key", d_in, d_out, false),
                                      Linear::make(source, prefix + "W_value", d_in, d_out, false),
                                      Linear::make(source, prefix + "fc_out", d_out, d_out, false),
-                                     num_heads_) {}
+                                     num_heads_} {}
 
     // The module of a state_dict's layers (W_query.weight, W_key.weight, W_value.weight,
     // fc_out.weight); num_heads is an argument of __init__, not a parameter.
@@ -323,11 +323,12 @@ struct MultiHeadAttention {
     MultiHeadAttention(std::size_t d_in, std::size_t d_out, std::size_t context_length,
                        std::size_t num_heads_, bool qkv_bias, ParameterSource& source,
                        const std::string& prefix = "")
-        : MultiHeadAttention(Linear::make(source, prefix + "W_query", d_in, d_out, qkv_bias),
+        : MultiHeadAttention{Linear::make(source, prefix + "W_query", d_in, d_out, qkv_bias),
                              Linear::make(source, prefix + "W_key", d_in, d_out, qkv_bias),
                              Linear::make(source, prefix + "W_value", d_in, d_out, qkv_bias),
                              Linear::make(source, prefix + "out_proj", d_out, d_out, true),
-                             num_heads_, context_length) {}
+                             num_heads_,
+                             context_length} {}
 
     // The module of a state_dict: W_query.weight, ..., out_proj.weight, out_proj.bias.
     static MultiHeadAttention load(const StateDict& state, std::size_t num_heads,

@@ -76,9 +76,9 @@ struct SelfAttention_v1 {
     // SelfAttention_v1(d_in, d_out): each matrix torch.rand(d_in, d_out), uniform in [0, 1).
     SelfAttention_v1(std::size_t d_in, std::size_t d_out, ParameterSource& source,
                      const std::string& prefix = "")
-        : SelfAttention_v1(source.parameter(prefix + "W_query", {d_in, d_out}, 0.0f, 1.0f),
-                           source.parameter(prefix + "W_key", {d_in, d_out}, 0.0f, 1.0f),
-                           source.parameter(prefix + "W_value", {d_in, d_out}, 0.0f, 1.0f)) {}
+        : SelfAttention_v1{source.parameter(prefix + "W_query", {d_in, d_out}, Init::rand()),
+                           source.parameter(prefix + "W_key", {d_in, d_out}, Init::rand()),
+                           source.parameter(prefix + "W_value", {d_in, d_out}, Init::rand())} {}
 
     // The module of a state_dict: its W_query, W_key and W_value.
     static SelfAttention_v1 load(const StateDict& state) {
@@ -142,9 +142,9 @@ struct SelfAttention_v2 {
     // SelfAttention_v2(d_in, d_out, qkv_bias): three nn.Linear(d_in, d_out, bias=qkv_bias).
     SelfAttention_v2(std::size_t d_in, std::size_t d_out, bool qkv_bias, ParameterSource& source,
                      const std::string& prefix = "")
-        : SelfAttention_v2(Linear::make(source, prefix + "W_query", d_in, d_out, qkv_bias),
+        : SelfAttention_v2{Linear::make(source, prefix + "W_query", d_in, d_out, qkv_bias),
                            Linear::make(source, prefix + "W_key", d_in, d_out, qkv_bias),
-                           Linear::make(source, prefix + "W_value", d_in, d_out, qkv_bias)) {}
+                           Linear::make(source, prefix + "W_value", d_in, d_out, qkv_bias)} {}
 
     // The module of a state_dict: W_query.weight, ..., and the biases if it has them.
     static SelfAttention_v2 load(const StateDict& state) {

@@ -37,7 +37,9 @@ TEST(HashedUniformTest, RebuildsEveryRecordedSampleBitForBit) {
 // A module built from the rule is the module whose state_dict() holds the rule's tensors.
 TEST(HashedUniformTest, BuildsALinearUnderItsStateDictNames) {
     attn::HashedUniform source(123);
-    const attn::Parameter weight = source.parameter("W_query.weight", {2, 3}, -0.5f, 0.5f);
+    // nn.Linear(4, 2)'s weight: the bound 1/sqrt(4) = 0.5.
+    const attn::Parameter weight =
+        source.parameter("W_query.weight", {2, 3}, attn::Init::linear_weight(4));
     EXPECT_EQ(weight, attn::hashed_uniform(123, "W_query.weight", {2, 3}, -0.5f, 0.5f));
     EXPECT_NE(weight, attn::hashed_uniform(123, "W_key.weight", {2, 3}, -0.5f, 0.5f));
     EXPECT_NE(weight, attn::hashed_uniform(124, "W_query.weight", {2, 3}, -0.5f, 0.5f));
@@ -59,7 +61,7 @@ TEST(StateDictTest, FromStateDictNamesATensorOfAnotherShape) {
     state.set("W_query.weight", attn::Parameter(attn::Shape{1, 3}));
     attn::FromStateDict source(state);
     try {
-        source.parameter("W_query.weight", {2, 3}, -1.0f, 1.0f);
+        source.parameter("W_query.weight", {2, 3}, attn::Init::linear_weight(3));
         FAIL() << "no throw";
     } catch (const attn::shape_error& error) {
         EXPECT_NE(std::string(error.what())

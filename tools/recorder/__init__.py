@@ -19,6 +19,7 @@ import torch
 
 from . import exercises, hidden_key, selfcheck, store
 from .cases import Exercise, name_what_never_differs
+from .generator import record_generator_samples
 from .init import record_init_samples
 from .printing import record_printing_samples
 
@@ -36,6 +37,7 @@ def record(catalogue, key):
     if key is None:
         record_printing_samples(recording)
         record_init_samples(recording)
+        record_generator_samples(recording)
     return recording
 
 

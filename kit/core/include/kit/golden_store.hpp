@@ -36,8 +36,9 @@ public:
 struct golden_file {
     std::string path;      // "03_softmax/rows_notebook/weights.npy"
     std::string exercise;  // "03", or "kit" for the kit's own samples
-    std::string role;    // "input", "expected", "scale", "mistake", "print_sample" or "init_sample"
-    std::string source;  // the public notebook cell, e.g. "ch03.ipynb In [11]"
+    std::string role;  // "input", "expected", "scale", "mistake", or a kit sample: "print_sample",
+                       // "init_sample", "generator_sample"
+    std::string source;     // the public notebook cell, e.g. "ch03.ipynb In [11]"
     std::string case_path;  // "03_softmax/rows_notebook"
     std::string sha256;
     std::string dtype;  // "float32", "int64" or "bool"
@@ -55,6 +56,9 @@ struct golden_file {
     // exercise, where they differ, names it.
     bool mistake_ambiguous = false;
     std::string repr;  // print_sample: PyTorch's repr() of the tensor
+    // generator_sample: the attn::TorchGenerator calls that must rebuild the tensor, as
+    // MANIFEST.json's JSON object (tools/recorder/generator.py says what it holds).
+    std::string generator_calls;
     // init_sample: the attn::hashed_uniform call that must rebuild the tensor.
     std::uint64_t init_seed = 0;
     std::string init_name;
