@@ -11,6 +11,7 @@ the same module with its attention done by torch.nn.functional.scaled_dot_produc
 
 Prints one JSON object per line: impl ("pytorch_class" or "pytorch_sdpa"), backend ("CPU" or
 "CUDA"), B, T, threads, ms_median (the median of the repetitions' mean time per forward),
+ms_min and ms_max (the fastest and slowest repetition),
 torch, device; or "skipped" with the reason. The parameters and x are the ones
 benchmarks/attention_bench.cpp uses: attn::HashedUniform(2301) and hashed_uniform(2302, "x", ...)
 (tools/recorder/init.py's rule, the one C++ computes), so both sides run the same numbers.
@@ -100,9 +101,9 @@ def synchronize(device: str) -> None:
         torch.cuda.synchronize()
 
 
-def median_ms(run, device: str, repetitions: int, min_time_s: float) -> float:
-    """The median over `repetitions` of the mean time of one call, each repetition running
-    enough calls to last about min_time_s (after one warm-up call)."""
+def repetitions_ms(run, device: str, repetitions: int, min_time_s: float) -> list:
+    """The mean time of one call in each of `repetitions` repetitions, each running enough
+    calls to last about min_time_s (after one warm-up call)."""
     synchronize(device)
     start = time.perf_counter()
     run()
@@ -116,8 +117,8 @@ def median_ms(run, device: str, repetitions: int, min_time_s: float) -> float:
         for _ in range(calls):
             run()
         synchronize(device)
-        means.append((time.perf_counter() - start) / calls)
-    return statistics.median(means) * 1e3
+        means.append((time.perf_counter() - start) / calls * 1e3)
+    return means
 
 
 def device_name(device: str) -> str:
@@ -138,8 +139,10 @@ def timings(sizes, device: str, repetitions: int, min_time_s: float):
             if impl == "sdpa" and not has_sdpa():
                 row["skipped"] = f"needs PyTorch 2.0+ (this is {torch.__version__})"
             else:
-                row["ms_median"] = round(median_ms(lambda: forward(impl, module, x), device,
-                                                   repetitions, min_time_s), 4)
+                times = repetitions_ms(lambda: forward(impl, module, x), device, repetitions,
+                                       min_time_s)
+                row.update(ms_median=round(statistics.median(times), 4),
+                           ms_min=round(min(times), 4), ms_max=round(max(times), 4))
             yield row
 
 

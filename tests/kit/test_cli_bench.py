@@ -53,7 +53,8 @@ REPORT = {
 }
 PYTORCH_LINES = "\n".join([
     json.dumps({"impl": "pytorch_class", "B": 1, "T": 128, "backend": "CPU", "threads": 2,
-                "torch": "1.13", "device": "CPU", "ms_median": 10.0}),
+                "torch": "1.13", "device": "CPU", "ms_median": 10.0, "ms_min": 7.0,
+                "ms_max": 13.0}),
     json.dumps({"impl": "pytorch_sdpa", "B": 1, "T": 128, "backend": "CPU", "threads": 2,
                 "torch": "1.13", "device": "CPU", "skipped": "torch 1.13 has no SDPA"}),
 ])
@@ -73,6 +74,11 @@ class BenchRowsTest(unittest.TestCase):
         attention = 2 * 2 * 12 * 64 * 1024 * 1025 / 2
         self.assertEqual(bench.causal_flops(1, 1024), projections + attention)
         self.assertEqual(bench.causal_flops(8, 128), 8 * bench.causal_flops(1, 128))
+
+    def test_pytorchs_repetitions_spread_like_ours(self):
+        row = self.by_key()[("pytorch_class", 128)]
+        self.assertEqual((row["ms_min"], row["ms_max"]), (7.0, 13.0))
+        self.assertIn("noisy: the repetitions spread over 60% of the median", row["note"])
 
     def test_the_median_is_read_in_milliseconds(self):
         rows = self.by_key()

@@ -119,14 +119,20 @@ def rows_of_benchmark(report: dict, threads: int) -> list:
         found.setdefault(key, row)
     for key, extremes in spread.items():
         if key in found and found[key]["ms_median"]:
-            found[key].update(extremes)
-            low, high = extremes.get("ms_min"), extremes.get("ms_max")
-            if low is not None and high is not None and (
-                    high - low > NOISY * found[key]["ms_median"]):
-                found[key]["note"] = (f"noisy: the repetitions spread over "
-                                      f"{(high - low) / found[key]['ms_median']:.0%} of the "
-                                      "median; run again")
+            with_spread(found[key], extremes.get("ms_min"), extremes.get("ms_max"))
     return sorted(found.values(), key=sort_key)
+
+
+def with_spread(row: dict, low: float | None, high: float | None) -> dict:
+    """The row with the fastest and slowest repetitions, and a note where they spread over
+    more than NOISY of the median."""
+    if low is None or high is None or not row["ms_median"]:
+        return row
+    row.update(ms_min=round(low, 4), ms_max=round(high, 4))
+    if high - low > NOISY * row["ms_median"]:
+        row["note"] = (f"noisy: the repetitions spread over "
+                       f"{(high - low) / row['ms_median']:.0%} of the median; run again")
+    return row
 
 
 def sgemm_gflops(report: dict) -> float | None:
@@ -158,8 +164,9 @@ def rows_of_pytorch(lines: str) -> list:
         if not line.startswith("{"):
             continue
         item = json.loads(line)
-        rows.append(make_row(item["impl"], f"PyTorch {item['backend']}", item["B"], item["T"],
-                             item["threads"], item.get("ms_median"), item.get("skipped", "")))
+        row = make_row(item["impl"], f"PyTorch {item['backend']}", item["B"], item["T"],
+                       item["threads"], item.get("ms_median"), item.get("skipped", ""))
+        rows.append(with_spread(row, item.get("ms_min"), item.get("ms_max")))
     return rows
 
 
