@@ -43,7 +43,7 @@ sys.path.insert(0, str(KIT / "tools"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from check_report import check_dom, check_layout  # noqa: E402  (after the path is set)
-from grader import html_report, reports  # noqa: E402
+from grader import grade, html_report, reports  # noqa: E402
 from grader.rubric import Rubric  # noqa: E402
 
 EXERCISES = [{"id": "01", "name": "dot_scores", "title": "Dot-product scores",
@@ -136,8 +136,8 @@ class FeedbackTest(unittest.TestCase):
                                                           "found_instead": []},
                   "exercises": {}}
         for ex in exercises:
-            failures = [{"case": f"{ex['id']}_{ex['name']}/case{i}", "function": "f",
-                         "mistake": "", "hint": "",
+            failures = [{"case": f"{ex['id']}_{ex['name']}/case{i}", "function": f"f{i % 3}",
+                         "mistake": "", "hint": "", "not_implemented": True,
                          "reason": f"weights: exercises/{ex['id']}_{ex['name']}.cpp: "
                                    f"attn::f{i % 3}(x) is not implemented yet (replace the "
                                    f"throw with your code); weights_sum: exercises/"
@@ -148,9 +148,33 @@ class FeedbackTest(unittest.TestCase):
         rubric = Rubric({ex["id"]: 10 for ex in exercises}, True)
         text = self.write(record, exercises, rubric)["feedback.txt"]
         self.assertLessEqual(len(text.splitlines()), 2 + 2 * len(exercises), text)
-        self.assertIn("not implemented yet (every case): attn::f0(x), attn::f1(x), attn::f2(x)",
-                      text)
+        self.assertIn("not implemented yet (every case): f0, f1, f2", text)
         self.assertNotIn("replace the throw", text)
+
+    def test_not_implemented_is_the_judges_field_never_the_text(self):
+        """A student's own exception that says "is not implemented yet" is an ordinary
+        failure; the judge's not_implemented marks a stub whatever its reason says."""
+        says_it = {"case": "01/a", "function": "dot_scores", "mistake": "", "hint": "",
+                   "not_implemented": False,
+                   "reason": "scores: dot_scores(inputs, query) threw std::runtime_error: "
+                             "\"exercises/01_dot_scores.cpp: attn::dot_scores(inputs, query) is "
+                             "not implemented yet (replace the throw with your code)\""}
+        stub = {"case": "02/a", "function": "softmax", "mistake": "", "hint": "",
+                "not_implemented": True, "reason": "weights: any words at all"}
+        record = {"id": "s", "status": "graded", "seconds": 1.0, "total": 0.0, "max": 20,
+                  "exercises": {"01": exercise(0.0, 0, 1, [says_it]),
+                                "02": exercise(0.0, 0, 1, [stub])}}
+        text = self.write(record)["feedback.txt"]
+        first, second = text.split("02 softmax")
+        self.assertIn("FAILED public case 01/a [dot_scores]: scores: dot_scores(inputs, query) "
+                      "threw", first)
+        self.assertNotIn("\n  not implemented yet", first)
+        self.assertIn("not implemented yet (its case): softmax", second)
+        self.assertEqual(html_report.problems_of(record, "01"), set())
+        self.assertEqual(html_report.problems_of(record, "02"), {"not implemented"})
+        page, _ = render([record])
+        self.assertIn("1 student left functions of it not implemented", page)
+        self.assertEqual(page.count("left functions of it not implemented"), 1)
 
     def test_a_missing_file_and_a_build_failure_say_it_once(self):
         record = {"id": "s", "status": "files missing", "seconds": 2.0, "total": 0.0, "max": 20,
@@ -173,7 +197,7 @@ class FeedbackTest(unittest.TestCase):
         crash = "crashed: SIGSEGV (segmentation fault)"
         no_result = "context: no result: the program stopped before it produced context"
         failures = [dict(failure(f"02_softmax/c{i}"), reason=no_result, crash=crash,
-                         function="softmax") for i in range(4)]
+                         function="softmax", no_result=True) for i in range(4)]
         note = "; ".join(f"02_softmax/c{i}: {crash}" for i in range(4))
         record = dict(RECORDS[1], status="crashed", exercises=dict(
             RECORDS[1]["exercises"], **{"02": exercise(0.0, 0, 4, failures, "crashed", note)}))
@@ -294,7 +318,7 @@ class CountsAndStatusesTest(unittest.TestCase):
     def test_a_timed_out_and_a_crashed_case_count_their_students(self):
         def stopped(case, why):
             return dict(failure(case), reason="x: no result: the program stopped", crash=why,
-                        function="softmax")
+                        function="softmax", no_result=True)
         records = [{"id": name, "status": "timed-out", "seconds": 1.0, "total": 10.0,
                     "max": 20, "exercises": {"01": exercise(10.0, 2, 2), "02": exercise(
                         0.0, 0, 3, [stopped("02/a", "stopped after 20 s (wall clock)"),
@@ -472,6 +496,47 @@ class WrittenByGradeTest(unittest.TestCase):
         self.assertEqual(html_report.named_mistakes(failure("c", "a; b", "h; i")),
                          {"a": "", "b": ""})
         self.assertEqual(html_report.named_mistakes(failure("c")), {})
+
+
+class JudgeVerdictsTest(unittest.TestCase):
+    """grade.py's judge_set on a verdict file (a stand-in judge writes it): a case is not
+    implemented where the judge says so, whatever its reason's words."""
+
+    OWN_WORDS = ('dot_scores(inputs, query) threw std::runtime_error: "exercises/01_dot_scores'
+                 '.cpp: attn::dot_scores(inputs, query) is not implemented yet"')
+
+    def test_the_judges_not_implemented_field_alone_marks_a_stub(self):
+        verdicts = {"schema": "attn-kit/judge-verdicts", "version": 1, "case_set": "public",
+                    "passed": 0, "failed": 2, "cases": [
+                        {"case": "01/a", "exercise": "01", "kind": "dot_scores",
+                         "passed": False, "not_implemented": True,
+                         "outputs": [{"name": "scores", "passed": False, "reason": "any words",
+                                      "mistake": "", "hint": ""}]},
+                        {"case": "01/b", "exercise": "01", "kind": "dot_scores",
+                         "passed": False, "not_implemented": False,
+                         "outputs": [{"name": "scores", "passed": False,
+                                      "reason": self.OWN_WORDS, "mistake": "", "hint": ""}]}]}
+        with tempfile.TemporaryDirectory() as folder:
+            folder = Path(folder)
+            judge = folder / "judge"
+            judge.write_text(f"#!{sys.executable}\nimport sys\n"
+                             "out = sys.argv[sys.argv.index('--out') + 1]\n"
+                             f"open(out, 'w').write({json.dumps(json.dumps(verdicts))})\n",
+                             encoding="utf-8")
+            judge.chmod(0o755)
+            grader = grade.Grader.__new__(grade.Grader)
+            grader.judge, grader.sets = judge, {"public": folder}
+            result = {"note": "", "timing": {}}
+            data = grader.judge_set("01", "public", folder, folder, result, ["01/a", "01/b"], {})
+        self.assertEqual(result["note"], "")
+        self.assertEqual([(f["case"], f["not_implemented"]) for f in data["failures"]],
+                         [("01/a", True), ("01/b", False)])
+        record = {"id": "s", "status": "graded", "seconds": 1.0, "total": 0.0, "max": 10,
+                  "exercises": {"01": {"status": "graded", "points": 0.0, "max": 10,
+                                       "note": "", "timing": {}, "sets": {"public": data}}}}
+        block = "\n".join(reports.exercise_block(EXERCISES[0], record["exercises"]["01"]))
+        self.assertIn("FAILED public case 01/b [dot_scores]: scores: " + self.OWN_WORDS, block)
+        self.assertIn("1 case: not implemented yet: dot_scores (01/a)", block)
 
 
 if __name__ == "__main__":

@@ -36,7 +36,8 @@ sys.path.insert(0, str(KIT / "tools"))
 from grader import kitbuild  # noqa: E402  (after the path is set)
 from grader.reports import split  # noqa: E402
 from grader.sandbox import (LINK_GID, OUTPUT_HEAD, OUTPUT_TAIL, Limits, Sandbox,  # noqa: E402
-                            View, namespaces_problem, seal_problem)
+                            View, seal_problem)
+from kitlib.isolation import namespaces_problem  # noqa: E402
 
 AS_ROOT = os.geteuid() == 0
 

@@ -58,7 +58,8 @@ class ThrowawayKitTest(unittest.TestCase):
                     "packages": {"build": ["g++", "cmake"], "recorder": ["python3-torch"],
                                  "grader": ["bubblewrap"]}}
         (root / "exercises.json").write_text(json.dumps(
-            {"about": "a throwaway kit", "settings": settings, "exercises": exercises},
+            {"format_version": 1, "about": "a throwaway kit", "settings": settings,
+             "exercises": exercises},
             indent=2) + "\n", encoding="utf-8")
         shutil.copytree(CTEST_LAB / "reports", root / "build" / "reports")
         (root / "build" / "bin").mkdir()

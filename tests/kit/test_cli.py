@@ -8,12 +8,15 @@ unittest only, no build needed):
   test_cli_progress.py   each exercise's state: done, failing, skipped, not started; the
                          output of status and check
   test_cli_stubs.py      "not started" and reset go by the stub's git blob, not git status
-  test_cli_catalogue.py  tools/kit catalogue and --check: stub_blob values, README blocks
+  test_cli_catalogue.py  tools/kit catalogue and --check: stub_blob values, README blocks;
+                         exercises.json's format_version refused by every reader; kitlib
+                         shared by kitcli and grader, which never import each other
   test_cli_diagnose.py   the first compile error, warnings, sanitizer reports (real g++ output)
   test_cli_check.py      check's report: one per failure, per function, a hang; the commands
   test_cli_bench.py      bench and compare: Google Benchmark's JSON, ratios, JSON lines, CSV, SVG
   test_cli_analyse.py    cppcheck on the student's file: findings by line, none on solutions
   test_cli_heatmap.py    the picture of attention weights: terminal grid (plain, colour), SVG
+  test_cli_show.py       show: the case as the test program wrote it (fixtures/show/), presented
 
 test_student_view.py (ctest: kit.student_view) drives tools/kit on a built copy of the kit.
 

@@ -1,17 +1,27 @@
 #!/usr/bin/env python3
 """tests/kit/test_cli_catalogue.py — `tools/kit catalogue` and its --check: the stub_blob
-values in exercises.json, and the README's catalogue table and dependency sentence."""
+values in exercises.json, and the README's catalogue table and dependency sentence; the
+catalogue's format_version, checked by every reader through tools/kitlib, the package kitcli
+and grader share instead of importing each other."""
 
+import ast
 import io
 import json
 import re
+import shutil
+import subprocess
 import sys
+import tempfile
 import unittest
 from contextlib import redirect_stdout
+from pathlib import Path
 
 from cli_testing import ThrowawayKitTest
 from kitcli import generated
 from kitcli.catalogue import Kit, KitError
+from kitlib import catalogue as catalogue_file
+
+KIT = Path(__file__).resolve().parents[2]
 
 README = """# A throwaway kit
 
@@ -121,6 +131,135 @@ class CatalogueTest(ThrowawayKitTest):
         self.assertEqual(self.kit.readme_path.read_text(encoding="utf-8"), README)
 
 
+class FormatVersionTest(ThrowawayKitTest):
+    """exercises.json's format_version, checked by every reader through kitlib.catalogue."""
+
+    def write_catalogue(self, change):
+        catalogue = json.loads(self.kit.catalogue_path.read_text(encoding="utf-8"))
+        change(catalogue)
+        self.kit.catalogue_path.write_text(json.dumps(catalogue, indent=2), encoding="utf-8")
+
+    def test_the_kits_own_catalogue_is_of_the_version_the_tools_read(self):
+        self.assertEqual(catalogue_file.load(KIT)["format_version"], catalogue_file.FORMAT_VERSION)
+
+    def test_an_unknown_version_says_what_was_expected_and_found(self):
+        for version, found in ((2, "found format_version 2"), ("1", "found format_version '1'"),
+                               (True, "found format_version True")):
+            self.write_catalogue(lambda catalogue: catalogue.update(format_version=version))
+            with self.assertRaises(KitError) as raised:
+                Kit.load(self.kit.root)
+            self.assertIn("exercises.json: expected format_version 1, " + found,
+                          str(raised.exception))
+
+    def test_a_catalogue_without_a_version_is_refused_not_a_key_error(self):
+        self.write_catalogue(lambda catalogue: catalogue.pop("format_version"))
+        with self.assertRaises(KitError) as raised:
+            Kit.load(self.kit.root)
+        self.assertIn("expected format_version 1, found no format_version", str(raised.exception))
+        self.write_catalogue(lambda catalogue: catalogue.update(format_version=1) or
+                             catalogue.pop("settings"))
+        with self.assertRaises(KitError) as raised:
+            Kit.load(self.kit.root)
+        self.assertIn("'settings'", str(raised.exception))
+
+    def test_the_catalogue_rewrite_keeps_the_version(self):
+        self.kit.readme_path.write_text(README, encoding="utf-8")
+        self.kit.manifest_path.parent.mkdir()
+        self.kit.manifest_path.write_text(json.dumps(manifest()), encoding="utf-8")
+        with redirect_stdout(io.StringIO()):
+            self.assertEqual(generated.catalogue(self.kit, check=False), 0)
+        rewritten = json.loads(self.kit.catalogue_path.read_text(encoding="utf-8"))
+        self.assertEqual(rewritten["format_version"], 1)
+        self.assertEqual(Kit.load(self.kit.root).exercises, self.kit.exercises)
+
+
+class EveryReaderChecksTheVersionTest(unittest.TestCase):
+    """tools/kit, tools/grade, the report and the recorder, each started on a kit whose
+    exercises.json is of another format_version: each says so in one line, no traceback."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.folder = tempfile.TemporaryDirectory()
+        root = Path(cls.folder.name)
+        shutil.copytree(KIT / "tools", root / "tools",
+                        ignore=shutil.ignore_patterns("__pycache__"))
+        catalogue = json.loads((KIT / "exercises.json").read_text(encoding="utf-8"))
+        catalogue["format_version"] = 99
+        (root / "exercises.json").write_text(json.dumps(catalogue), encoding="utf-8")
+        (root / "out").mkdir()
+        (root / "out" / "records.json").write_text('{"records": [], "meta": {}, "notes": []}',
+                                                   encoding="utf-8")
+        cls.root = root
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.folder.cleanup()
+
+    def says_the_versions(self, argv, tool):
+        done = subprocess.run(argv, cwd=self.root, capture_output=True, text=True, timeout=120)
+        output = done.stdout + done.stderr
+        self.assertNotEqual(done.returncode, 0, output)
+        self.assertIn(f"{tool}: ", output)
+        self.assertIn("exercises.json: expected format_version 1, found format_version 99",
+                      output)
+        self.assertNotIn("Traceback", output)
+
+    def test_tools_kit(self):
+        self.says_the_versions([sys.executable, "tools/kit", "hint", "01"], "kit")
+
+    def test_tools_grade(self):
+        self.says_the_versions([sys.executable, "tools/grade", "prepare-kit", "out"], "grade")
+
+    def test_the_report(self):
+        self.says_the_versions([sys.executable, "-m", "tools.grader.html_report", "out"],
+                               "html_report")
+
+    def test_the_recorder(self):
+        if shutil.which("/usr/bin/python3") is None or subprocess.run(
+                ["/usr/bin/python3", "-c", "import torch, numpy"],
+                capture_output=True).returncode != 0:
+            self.skipTest("no PyTorch here: the recorder cannot start")
+        self.says_the_versions(["/usr/bin/python3", "tools/record"], "tools/record")
+
+
+class SharedPackageTest(unittest.TestCase):
+    """tools/kit and tools/grade share tools/kitlib, never each other: no import of grader in
+    kitcli or of kitcli in grader, kitlib on the standard library alone, and exercises.json
+    named in code by kitlib.catalogue alone (every reader goes through its loader)."""
+
+    @staticmethod
+    def parsed(folder):
+        for path in sorted((KIT / "tools" / folder).glob("*.py")):
+            yield path, ast.parse(path.read_text(encoding="utf-8"))
+
+    @staticmethod
+    def imported(tree) -> set:
+        names = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                names |= {alias.name.split(".")[0] for alias in node.names}
+            elif isinstance(node, ast.ImportFrom) and node.level == 0:
+                names.add(node.module.split(".")[0])
+        return names
+
+    def test_neither_imports_the_other_and_kitlib_is_standard_library_only(self):
+        for package, forbidden in (("kitcli", "grader"), ("grader", "kitcli")):
+            for path, tree in self.parsed(package):
+                self.assertNotIn(forbidden, self.imported(tree), path)
+        for path, tree in self.parsed("kitlib"):
+            outside = {name for name in self.imported(tree)
+                       if name not in sys.stdlib_module_names and name != "kitlib"}
+            self.assertEqual(outside, set(), path)
+
+    def test_only_the_shared_loader_names_the_catalogue_file(self):
+        naming = [path.relative_to(KIT).as_posix()
+                  for folder in ("kitcli", "grader", "kitlib", "recorder")
+                  for path, tree in self.parsed(folder)
+                  if any(isinstance(node, ast.Constant) and node.value == "exercises.json"
+                         for node in ast.walk(tree))]
+        self.assertEqual(naming, ["tools/kitlib/catalogue.py"])
+
+
 class ExerciseLookupTest(ThrowawayKitTest):
     def test_takes_a_number_with_or_without_its_zero(self):
         self.assertEqual(self.kit.exercise("3")["name"], "segfaults")
@@ -148,6 +287,7 @@ class PublicCitationsTest(unittest.TestCase):
             self.assertTrue(ex["notebook"], ex["id"])
             for entry in ex["notebook"]:
                 self.assertRegex(entry["url"], r"^https://github\.com/.+\.ipynb$", ex["id"])
+
 
 if __name__ == "__main__":
     sys.exit(0 if unittest.main(exit=False).result.wasSuccessful() else 1)

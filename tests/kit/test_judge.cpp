@@ -64,6 +64,53 @@ TEST_F(JudgeTest, AThrowIsReportedWithTheRunnersLine) {
                 HasSubstr("exercises/03_softmax.cpp: attn::softmax"));
 }
 
+// The judge's verdict on the rows case, whole.
+attn::kit::case_verdict case_verdict_of(const fs::path& results, const std::string& path) {
+    for (auto& verdict : attn::kit::judge(golden_store::instance(), results, "03")) {
+        if (verdict.case_path == path) return verdict;
+    }
+    ADD_FAILURE() << "no verdict for " << path;
+    return {};
+}
+
+TEST_F(JudgeTest, AStubIsMarkedNotImplementedFromTheRunnersFileName) {
+    const std::string stub_line =
+        "exercises/03_softmax.cpp: attn::softmax(scores, dim) is not "
+        "implemented yet (replace the throw with your code)";
+    std::ofstream(results_ / rows_case / "not_implemented.txt") << stub_line << "\n";
+    const auto verdict = case_verdict_of(results_, rows_case);
+    EXPECT_TRUE(verdict.not_implemented);
+    EXPECT_FALSE(verdict.passed);
+    EXPECT_EQ(verdict.outputs.at(0).verdict.reason, stub_line);
+    const auto json = nlohmann::json::parse(
+        attn::kit::verdicts_json(store(), attn::kit::judge(store(), results_, "03")));
+    for (const auto& entry : json["cases"]) {
+        EXPECT_EQ(entry.at("not_implemented"), entry["case"] == rows_case) << entry["case"];
+    }
+}
+
+TEST_F(JudgeTest, AStudentsOwnNotImplementedTextIsAnOrdinaryFailure) {
+    // The student's code threw its own exception, whose text reads like the stub's.
+    std::ofstream(results_ / rows_case / "error.txt")
+        << "softmax(scores, dim) threw std::runtime_error: \"attn::softmax is not implemented "
+           "yet\"\n";
+    const auto verdict = case_verdict_of(results_, rows_case);
+    EXPECT_FALSE(verdict.not_implemented);
+    EXPECT_THAT(verdict.outputs.at(0).verdict.reason, HasSubstr("is not implemented yet"));
+    const auto json = nlohmann::json::parse(
+        attn::kit::verdicts_json(store(), attn::kit::judge(store(), results_, "03")));
+    for (const auto& entry : json["cases"]) EXPECT_EQ(entry.at("not_implemented"), false);
+}
+
+TEST_F(JudgeTest, AStubsFileBesideAPassingResultMarksNothing) {
+    attn::kit::write_npy(results_ / rows_case / "weights.npy",
+                         store().load(std::string(rows_case) + "/weights"));
+    std::ofstream(results_ / rows_case / "not_implemented.txt") << "left over\n";
+    const auto verdict = case_verdict_of(results_, rows_case);
+    EXPECT_TRUE(verdict.passed);
+    EXPECT_FALSE(verdict.not_implemented);
+}
+
 TEST_F(JudgeTest, RefusesALinkToTheExpectedTensor) {
     fs::create_symlink(store().root() / rows_case / "weights.npy",
                        results_ / rows_case / "weights.npy");

@@ -5,14 +5,14 @@
 
 For every exercise: the solutions track, run as a runner (`test_exNN_solutions
 --attn-run-cases=reference_data --attn-results=DIR`) and judged by `attn_judge`, passes every
-case and every law the case lists (kit/laws.hpp); the exercises track, when the build compiled the untouched stub (DIR: the build's
-ATTN_EXERCISES_DIR), fails every case, each verdict naming the stub file; and with
---mistakes, every recorded mistake, put in a result folder where a runner would write it,
-fails with its own name, or with none where it is "ambiguous" (another mistake gives the same
-tensor on that case) (one judge run per round: minutes; test_known_mistakes judges them
-in-process). Run by ctest as kit.runner_and_judge (and kit.runner_and_judge_mistakes, label
-"full") on reference_data/ (standard library only); CI runs it with --mistakes on a hidden
-case set too (`tools/record --out DIR`).
+case and every law the case lists (kit/laws.hpp); the exercises track, when the build compiled
+the untouched stub (DIR: the build's ATTN_EXERCISES_DIR), fails every case, each verdict naming
+the stub file; and with --mistakes, every recorded mistake, put in a result folder where a
+runner would write it, fails with its own name, or with none where it is "ambiguous" (another
+mistake gives the same tensor on that case) (one judge run per round: minutes;
+test_known_mistakes judges them in-process). Run by ctest as kit.runner_and_judge (and
+kit.runner_and_judge_mistakes, label "full") on reference_data/ (standard library only); CI
+runs it with --mistakes on a hidden case set too (`tools/record --out DIR`).
 """
 
 import argparse
@@ -81,6 +81,8 @@ def check_exercise(bin_dir, exercise, scratch, mistakes):
         problems.append(f"judged {len(verdicts)} of {len(cases_of(exercise))} cases")
     problems += [f"solution fails {v['case']}: {o['reason']}"
                  for v in verdicts for o in v["outputs"] if not o["passed"]]
+    problems += [f"solution {v['case']} judged not implemented" for v in verdicts
+                 if v.get("not_implemented") is not False]
     # Every law a case lists is checked on the solution's variant (kit/laws.hpp), never skipped.
     for v in verdicts:
         laws = [f"law.{law['law']}.{law['output']}"
@@ -93,8 +95,10 @@ def check_exercise(bin_dir, exercise, scratch, mistakes):
         for verdict in run_track(bin_dir, exercise, "exercises", scratch / "stubs"):
             problems += [f"stub: {verdict['case']} {o['name']}: {o['reason'] or 'passed'}"
                          for o in verdict["outputs"]
-                         if o["passed"] or exercise["stub"] not in o["reason"]
-                         or "not implemented" not in o["reason"]]
+                         if o["passed"] or exercise["stub"] not in o["reason"]]
+            # Marked by the judge from the runner's not_implemented.txt (docs/verdicts.md).
+            if verdict.get("not_implemented") is not True:
+                problems.append(f"stub: {verdict['case']} not judged not implemented")
     else:
         print(f"  (stub check skipped: {STUBS / Path(exercise['stub']).name} is not the stub)")
 
@@ -129,7 +133,8 @@ def check_mistakes(bin_dir, exercise, scratch):
                     continue
                 if output["passed"] or output["mistake"] != name:  # "" for an ambiguous one
                     problems.append(f"mistake {name!r} on {verdict['case']} {output['name']}: "
-                                    f"judged {'passed' if output['passed'] else output['mistake']!r}")
+                                    "judged "
+                                    f"{'passed' if output['passed'] else output['mistake']!r}")
                 if shows_expected(output):
                     problems.append(f"hidden case {verdict['case']} {output['name']} shows the "
                                     f"expected tensor: {output['reason']}")

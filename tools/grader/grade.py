@@ -19,16 +19,16 @@ import threading
 import time
 from pathlib import Path
 
+from kitlib import packages
+from kitlib.isolation import isolation, namespaces_problem
+from kitlib.statuses import worse
+from kitlib.text import printable
+
 from . import cases as casesets
 from . import gradescope, kitbuild, reports, submission
 from .rubric import Rubric
-from .sandbox import (LINK_GID, Limits, Sandbox, View, isolation, namespaces_problem,
-                      seal_problem)
-from .text import printable
+from .sandbox import LINK_GID, Limits, Sandbox, View, seal_problem
 
-# The student's status: the worst thing that happened to their work. "files missing" is the
-# worst: maybe an upload gone wrong (a zip, renamed files) that the instructor must see.
-SEVERITY = {"graded": 0, "crashed": 1, "timed-out": 2, "build-failed": 3, "files missing": 4}
 COMPILE_LIMITS = dict(address_space=4 << 30, cpu_s=60, wall_s=90.0, nproc=64,
                       file_size=256 << 20)
 # Thrust's OpenMP backend runs this many threads of a GPU-track exercise: within the process
@@ -111,7 +111,8 @@ def choose_isolation(without_namespaces: bool) -> str:
     if mode == "uid" and not without_namespaces:
         raise kitbuild.BuildError(
             f"{namespaces_problem()}; grade on a machine that allows them, or pass "
-            f"--without-namespaces to grade with a uid change and limits only ({WITHOUT_NAMESPACES_LOSES})")
+            f"--without-namespaces to grade with a uid change and limits only "
+            f"({WITHOUT_NAMESPACES_LOSES})")
     return mode
 
 
@@ -243,8 +244,7 @@ class Grader:
                                          None if self.is_gpu[ex_id] else together["object"],
                                          taken.not_taken.get(ex_id))
             record["exercises"][ex_id] = result
-            if SEVERITY[result["status"]] > SEVERITY[record["status"]]:
-                record["status"] = result["status"]
+            record["status"] = worse(record["status"], result["status"])
         if not taken.complete:
             record["status"] = "files missing"
         sandbox.sweep()
@@ -427,8 +427,7 @@ class Grader:
                                                  sandbox, self.is_gpu[ex_id])
             result["timing"][f"run-{name}"] = ran_s
             for outcome in crashes.values():  # an exit(1) ("failed") leaves the status as it is
-                if SEVERITY.get(outcome.status, 0) > SEVERITY[result["status"]]:
-                    result["status"] = outcome.status
+                result["status"] = worse(result["status"], outcome.status)
             if ran and not (results / "runner-started").exists() and ran.why:
                 crashes.setdefault("", ran)  # it died before main(): no case ran
             if crashes:  # added to, not replacing, what an earlier case set noted
@@ -585,7 +584,8 @@ class Grader:
             reason = "the grader could not judge it" if problem else "not judged"
             kind = (verdict or {}).get("kind", "")
             bad = [checked(o, kind) for o in (verdict or {}).get("outputs", [])
-                   if not o["passed"]] or [{"name": "", "reason": reason, "mistake": "", "hint": ""}]
+                   if not o["passed"]] or [{"name": "", "reason": reason, "mistake": "",
+                                            "hint": ""}]
             failure = {"case": path, "reason": "; ".join(
                 (f"{o['name']}: " if o["name"] else "") + o["reason"]
                 + (f" — {o['diagnosis']}" if o.get("diagnosis") and not o.get("mistake") else "")
@@ -593,7 +593,11 @@ class Grader:
                 # Two outputs wrong the same way (weights and context) say it once.
                 "mistake": "; ".join(dict.fromkeys(o["mistake"] for o in bad if o.get("mistake"))),
                 "hint": "; ".join(dict.fromkeys(o["hint"] for o in bad if o.get("hint"))),
-                "function": (verdict or {}).get("kind", "")}
+                "function": (verdict or {}).get("kind", ""),
+                # The judge's facts, not words read back: the call is still the kit's stub
+                # (docs/verdicts.md); no failed output had a tensor to read (no "shape").
+                "not_implemented": bool((verdict or {}).get("not_implemented")),
+                "no_result": not any("shape" in o for o in bad)}
             if path in crashes:
                 failure["crash"] = crashes[path].why
             details = "".join(o.get("details", "") for o in bad)
@@ -647,10 +651,28 @@ def in_private_mounts(argv: list) -> None:
 def packages_ready() -> bool:
     """What the grader needs installed (the kit's build packages, bubblewrap): installed as
     root by `tools/kit setup`'s own step, else named in one line."""
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from kitcli import setup  # noqa: E402  (tools/ is the package root of both)
-    from kitcli.catalogue import Kit  # noqa: E402
-    return setup.install(Kit.load(kitbuild.KIT), with_grader=os.geteuid() == 0)
+    return packages.install(kitbuild.catalogue()["settings"]["packages"],
+                            with_grader=os.geteuid() == 0)
+
+
+def prepare_kit_main(argv) -> int:
+    """`tools/grade prepare-kit DIR`: the pristine kit of HEAD built in DIR/.kit-build (only
+    what a new commit changed is rebuilt), for `tools/grade --kit-build DIR` (tools/kit test
+    grades its synthetic class so)."""
+    parser = argparse.ArgumentParser(prog="tools/grade prepare-kit",
+                                     description="build the pristine kit of HEAD in "
+                                                 "DIR/.kit-build, for --kit-build DIR")
+    parser.add_argument("folder", type=Path, help="where .kit-src and .kit-build go")
+    parser.add_argument("--build-jobs", type=int, default=os.cpu_count() or 2,
+                        help="ninja -j of the kit's build")
+    args = parser.parse_args(argv)
+    try:
+        kitbuild.prepare(args.folder.resolve(), kitbuild.catalogue()["exercises"],
+                         args.build_jobs)
+    except kitbuild.BuildError as error:
+        print(f"grade: {error}", file=sys.stderr)
+        return 1
+    return 0
 
 
 def main(argv=None) -> int:

@@ -26,8 +26,9 @@ import sys
 import zipfile
 from pathlib import Path
 
+from kitlib.isolation import isolation
+
 from . import kitbuild
-from .sandbox import isolation
 
 HERE = Path(__file__).resolve().parent
 EXTRAS = "autograder"  # in the zip: the hidden case set and the rubric

@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import statistics
 import sys
 from collections import Counter
@@ -24,12 +23,12 @@ from html import escape
 from pathlib import Path
 from urllib.parse import quote
 
+from kitlib import catalogue
+from kitlib.statuses import STATUSES
+
 from .rubric import Rubric
 
 KIT = Path(__file__).resolve().parents[2]
-# A student's status, best to worst, as grade.py's SEVERITY; "files missing" is a student's
-# only (an expected file not found or not taken), its exercises flagged "no file"/"not taken".
-STATUSES = ("graded", "crashed", "timed-out", "build-failed", "files missing")
 # What happened to one exercise of a student, worst first.
 PROBLEMS = ("not taken", "no file", "build-failed", "timed-out", "crashed", "not implemented")
 PROBLEM_FLAG = {"crashed": "crashed", "timed-out": "timed out", "build-failed": "no build",
@@ -123,22 +122,10 @@ def _students(count: int) -> str:
     return f"{count} student" + ("" if count == 1 else "s")
 
 
-# The kit's stubs throw "exercises/NN_x.cpp: attn::f(args) is not implemented yet (...)"; the
-# judge passes it on as a case's reason, per output ("weights: exercises/...").
-_STUB = re.compile(r"(?:[A-Za-z_][A-Za-z0-9_]*: )?(?:\S+\.cpp: )?"
-                   r"(\S.*?) is not implemented yet")
-
-
-def stub_functions(reason: str) -> list:
-    """The functions a case failed on because they are still the kit's stubs; [] unless every
-    output of the case failed so."""
-    functions = []
-    for part in reason.split("; "):
-        match = _STUB.match(part)
-        if not match:
-            return []
-        functions.append(match.group(1))
-    return list(dict.fromkeys(functions))
+def not_implemented(failure: dict) -> bool:
+    """Whether a case failed because its call is still the kit's stub: the judge's
+    "not_implemented" (docs/verdicts.md), never what the failure's text says."""
+    return bool(failure.get("not_implemented"))
 
 
 def named_mistakes(failure: dict) -> dict:
@@ -179,7 +166,7 @@ def problems_of(record: dict, ex_id: str) -> set:
                 problems.add("timed-out")
             elif crash:
                 problems.add("crashed")
-            elif stub_functions(failure["reason"]):
+            elif not_implemented(failure):
                 problems.add("not implemented")
     return problems
 
@@ -204,7 +191,7 @@ def exercise_stats(records: list, exercise: dict) -> dict:
         for data in result["sets"].values():
             for failure in data["failures"]:
                 if not (failure["mistake"] or failure.get("crash") or
-                        stub_functions(failure["reason"])):
+                        not_implemented(failure)):
                     without_name = True
                 for name, hint in named_mistakes(failure).items():
                     named.add(name)
@@ -386,7 +373,8 @@ def student_table(records: list, exercises: list) -> str:
         # Status beside the total, not after 23 exercise columns: in sight at 1280 px.
         # The id quoted as one path segment ("?" and "#" too), then escaped for the attribute.
         long = " long" if len(record["id"]) > LONG_ID else ""
-        rows.append(f'<tr><td class="id{long}"><a href="students/{escape(quote(record["id"], safe=""))}/'
+        rows.append(f'<tr><td class="id{long}"><a href="students/'
+                    f'{escape(quote(record["id"], safe=""))}/'
                     f'feedback.txt">{student_id}</a></td><td class="total">'
                     f'{_number(record["total"])} / '
                     f'{_number(record["max"])}</td>'
@@ -479,7 +467,11 @@ def main(argv=None) -> int:
     except OSError as error:
         print(f"html_report: {error} (tools/grade writes records.json in --out)", file=sys.stderr)
         return 1
-    exercises = json.loads((KIT / "exercises.json").read_text(encoding="utf-8"))["exercises"]
+    try:
+        exercises = catalogue.load(KIT)["exercises"]
+    except catalogue.CatalogueError as error:
+        print(f"html_report: {error}", file=sys.stderr)
+        return 1
     write_report(args.out, data["records"], exercises,
                  rubric_of(args.out, data["meta"]), data["notes"], data["meta"])
     print(args.out / "report.html")

@@ -18,6 +18,8 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
+import kitlib.catalogue
+
 from .sandbox import LINK_GID
 
 KIT = Path(__file__).resolve().parents[2]
@@ -30,8 +32,9 @@ class BuildError(Exception):
 
 
 def catalogue() -> dict:
-    """The kit's exercises.json: "exercises" in course order and "settings"."""
-    return json.loads((KIT / "exercises.json").read_text(encoding="utf-8"))
+    """The kit's exercises.json: "exercises" in course order and "settings" (format_version
+    checked: kitlib.catalogue)."""
+    return kitlib.catalogue.load(KIT)
 
 
 @dataclass

@@ -16,8 +16,9 @@ from datetime import datetime, timezone
 from pathlib import Path
 from xml.sax.saxutils import escape, quoteattr
 
+from kitlib.text import printable
+
 from . import html_report
-from .text import printable
 
 
 def _private(path):
@@ -75,7 +76,7 @@ def files_lines(record, exercises) -> list:
 
 
 _OUTPUT = re.compile(r"([A-Za-z_][A-Za-z0-9_]*): (.*)", re.S)
-stub_functions = html_report.stub_functions
+not_implemented = html_report.not_implemented
 
 
 def compact_reason(reason: str) -> str:
@@ -96,7 +97,7 @@ def _what(failure) -> str:
     reason = compact_reason(printable(failure["reason"]))
     if failure.get("crash"):
         crash = printable(failure["crash"], one_line=True)
-        if all("no result" in part for part in failure["reason"].split("; ")):
+        if failure.get("no_result"):  # the crash is why there is no result
             return crash
         return f"{crash}; {reason}"
     return reason
@@ -162,14 +163,15 @@ def exercise_block(exercise, result, set_names=None) -> list:
     if not failures:
         return lines
     cases = len(failures)
-    stubbed = dict.fromkeys(function for _, failure in failures
-                            for function in stub_functions(failure["reason"]))
-    real = [(name, f) for name, f in failures if not stub_functions(f["reason"])]
+    stubbed = dict.fromkeys(failure.get("function") or "?" for _, failure in failures
+                            if not_implemented(failure))
+    real = [(name, f) for name, f in failures if not not_implemented(f)]
     if not real:  # the kit's stub as it came: nothing more to say
         passed_any = sum(data["passed"] for data in sets.values())
         which = (f"{cases} failing case{'s' if cases > 1 else ''}" if passed_any else
                  "every case" if cases > 1 else "its case")
-        lines.append(f"  not implemented yet ({which}): {', '.join(stubbed)}")
+        lines.append(f"  not implemented yet ({which}): "
+                     f"{printable(', '.join(stubbed), one_line=True)}")
         return lines
     # Cases that never ran (no file, no build): the note or one line says why, once.
     reasons = {f["reason"] for _, f in real}
@@ -191,9 +193,9 @@ def exercise_block(exercise, result, set_names=None) -> list:
     for _, failure in failures:
         if failure is first:
             continue
-        functions = stub_functions(failure["reason"])
-        if functions:
-            key = (": ", "not implemented yet: " + ", ".join(functions))
+        if not_implemented(failure):
+            key = (": ", "not implemented yet: " + printable(failure.get("function") or "?",
+                                                             one_line=True))
         elif failure.get("mistake"):
             key = (" look like: ", _mistake(failure))
         else:
@@ -319,7 +321,8 @@ def write_student(folder, record, exercises, rubric):
     (folder / "junit.xml").write_text(
         '<?xml version="1.0" encoding="UTF-8"?>\n'
         f'<testsuites>\n  <testsuite name={xml_attr(record["id"])} tests="{count}" '
-        f'failures="{failures_count}">\n' + "\n".join(cases_xml) + "\n  </testsuite>\n</testsuites>\n",
+        f'failures="{failures_count}">\n' + "\n".join(cases_xml)
+        + "\n  </testsuite>\n</testsuites>\n",
         encoding="utf-8")
     summary = [f"{_number(record['total'])} of {_number(record['max'])} points; status: "
                f"{record['status']}; " + summary_line(record, exercises)]
@@ -362,7 +365,8 @@ def write_class(out, records, exercises, rubric, notes, meta):
                   "rubric": {"points": rubric.points, "partial": rubric.partial},
                   "sandbox": meta.get("sandbox"), "notes": notes,
                   "students": len(records),
-                  "graded_at": datetime.now(timezone.utc).astimezone().isoformat(timespec="seconds"),
+                  "graded_at": datetime.now(timezone.utc).astimezone().isoformat(
+                      timespec="seconds"),
                   "gradebook": "gradebook.csv: id,total,max,<exercise ids>,status"}
     (out / "grading.json").write_text(json.dumps(provenance, indent=2) + "\n", encoding="utf-8")
     _private(out / "grading.json")

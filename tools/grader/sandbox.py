@@ -23,7 +23,7 @@ size, open files):
   end. Installed by bwrap (--seccomp) or, in the modes below, by a few lines of Python before
   setpriv: it holds without namespaces too.
 
-`mode` says what the machine allows (isolation()): "bwrap" as above; "uid" when root but
+`mode` says what the machine allows (kitlib.isolation): "bwrap" as above; "uid" when root but
 namespaces are refused (a chroot, Docker's default seccomp profile): the uid change and the
 limits only, and after each run every process of the uid is killed; "none" when not root: the
 limits only, as the grader's own user. The grader refuses "uid" unless the instructor asks for
@@ -40,7 +40,6 @@ import glob
 import os
 import platform
 import pwd
-import shutil
 import signal
 import struct
 import subprocess
@@ -50,7 +49,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from .text import printable
+from kitlib.text import printable
 
 UID_BASE = 61000  # throwaway uids 61000, 61001, ...: one per job slot, in no passwd file
 UID_COUNT = 1000
@@ -152,7 +151,8 @@ def seal_problem(mode: str) -> str:
 
 @dataclass
 class Outcome:
-    status: str      # "ok" (exited 0), "failed" (exited non-zero), "crashed" (a signal), "timed-out"
+    # "ok" (exited 0), "failed" (exited non-zero), "crashed" (a signal), "timed-out"
+    status: str
     returncode: int
     seconds: float
     output: str      # stdout + stderr, capped and printable: for people, never for a verdict
@@ -176,29 +176,6 @@ class View:
     writable: tuple = ()
     devices: bool = False  # /dev's usual nodes (zero, urandom, shm); else /dev/null alone
     gpu: bool = False      # also the NVIDIA device nodes (/dev/nvidia*), for a CUDA program
-
-
-def isolation() -> str:
-    """"bwrap", "uid" (root, but this machine refuses namespaces) or "none" (not root)."""
-    if os.geteuid() != 0:
-        return "none"
-    return "bwrap" if namespaces_problem() is None else "uid"
-
-
-def namespaces_problem() -> str | None:
-    """Why bubblewrap cannot make its namespaces here, or None when it can."""
-    if shutil.which("bwrap") is None:
-        return "bubblewrap (bwrap) is not installed: tools/kit setup installs it"
-    try:
-        done = subprocess.run(["bwrap", "--unshare-pid", "--unshare-ipc", "--unshare-net",
-                               "--ro-bind", "/", "/", "--", "true"], capture_output=True,
-                              text=True, timeout=20)
-    except (OSError, subprocess.TimeoutExpired) as error:
-        return f"bwrap did not run: {error}"
-    if done.returncode != 0:
-        return ("this machine refuses the namespaces bwrap needs (a chroot, or a container "
-                f"under Docker's default profile): {done.stderr.strip()[:200]}")
-    return None
 
 
 def _uids_running() -> set:
@@ -260,7 +237,7 @@ def signal_in_words(number: int) -> str:
 
 class Sandbox:
     def __init__(self, mode: str):
-        """A sandbox of `mode` (isolation()) with a uid of its own, unless "none": the first of
+        """A sandbox of `mode` (kitlib.isolation) with a uid of its own, unless "none": the first of
         UID_BASE.. that no account, no process and no other grader's lock holds."""
         self.mode = mode
         self.uid, self.gid, self._lock = os.getuid(), os.getgid(), None

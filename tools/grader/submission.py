@@ -17,7 +17,7 @@ import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .text import printable
+from kitlib.text import printable
 
 MAX_SOURCE_BYTES = 256 << 10  # an exercise file is a few KiB; the largest solution is ~10 KiB
 MAX_FOUND_INSTEAD = 20
@@ -108,7 +108,7 @@ def _read_file(folder_fd: int, name: str) -> tuple:
     try:
         now = os.fstat(fd)
         if not stat.S_ISREG(now.st_mode) or (now.st_dev, now.st_ino) != (before.st_dev,
-                                                                           before.st_ino):
+                                                                         before.st_ino):
             return None, "a file that changed while it was being read"
         data = os.read(fd, MAX_SOURCE_BYTES + 1)
     finally:

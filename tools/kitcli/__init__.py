@@ -13,4 +13,7 @@ Python 3 standard library only, so any python3 runs it. One module per concern:
   generated  `tools/kit catalogue`: the README's generated blocks and the stub_blob values
   setup      the Debian packages the kit needs
   terminal   printing: one line at a time, shortened lines, the progress bar
+
+What tools/grade needs too (exercises.json's loader, the Debian packages, the sandbox's
+isolation, text escaping) is tools/kitlib; kitcli never imports the grader.
 """

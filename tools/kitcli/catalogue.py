@@ -1,15 +1,17 @@
 """exercises.json: the exercises in course order and the settings every tool shares.
 
-`Kit.load()` reads it once; everything else takes the `Kit` it returns, so the tests can
-point the same code at a throwaway kit in a temporary folder.
+`Kit.load()` reads it once (kitlib.catalogue, which checks its format_version); everything
+else takes the `Kit` it returns, so the tests can point the same code at a throwaway kit in a
+temporary folder.
 """
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
+
+from kitlib import catalogue as catalogue_file
 
 KIT_ROOT = Path(__file__).resolve().parents[2]
 
@@ -26,16 +28,15 @@ class Kit:
 
     @classmethod
     def load(cls, root: Path = KIT_ROOT) -> "Kit":
-        path = root / "exercises.json"
         try:
-            catalogue = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as error:
-            raise KitError(f"cannot read {path}: {error}") from None
+            catalogue = catalogue_file.load(root)
+        except catalogue_file.CatalogueError as error:
+            raise KitError(str(error)) from None
         return cls(root, catalogue["exercises"], catalogue["settings"])
 
     @property
     def catalogue_path(self) -> Path:
-        return self.root / "exercises.json"
+        return self.root / catalogue_file.FILE_NAME
 
     @property
     def readme_path(self) -> Path:
@@ -75,6 +76,7 @@ def notebook_cells(ex: dict) -> list:
         for cell in entry["cell"].split(", "):
             if cell not in cited:
                 cited.append(cell)
+
     def position(cell: str) -> tuple:
         number = re.search(r"\d+", cell)
         return (0, int(number[0])) if number else (1, 0)

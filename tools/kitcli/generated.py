@@ -17,6 +17,8 @@ import json
 import re
 import textwrap
 
+from kitlib import catalogue as catalogue_file
+
 from . import diagnose, stubs
 from .catalogue import Kit, KitError, notebook_cells
 from .terminal import say
@@ -102,9 +104,14 @@ def with_stub_blobs(kit: Kit, catalogue_text: str, blobs: dict) -> str:
         catalogue_text = pattern.sub(
             lambda match: f'{match[1]}{match[2]}{match[1]}"stub_blob": "{blobs[ex["id"]]}",\n',
             catalogue_text)
-    written = {ex["id"]: ex.get("stub_blob") for ex in json.loads(catalogue_text)["exercises"]}
+    rewritten = json.loads(catalogue_text)
+    written = {ex["id"]: ex.get("stub_blob") for ex in rewritten["exercises"]}
     if written != blobs:
         raise KitError("exercises.json: the stub_blob values would land in the wrong place")
+    try:
+        catalogue_file.checked(rewritten)  # its format_version kept
+    except catalogue_file.CatalogueError as error:
+        raise KitError(str(error)) from None
     return catalogue_text
 
 

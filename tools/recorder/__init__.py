@@ -16,8 +16,9 @@ import sys
 from pathlib import Path
 
 import torch
+from kitlib import catalogue as catalogue_file
 
-from . import exercises, hidden_key, selfcheck, store
+from . import book, exercises, hidden_key, selfcheck, store
 from .cases import Exercise, name_what_never_differs
 from .generator import record_generator_samples
 from .init import record_init_samples
@@ -110,7 +111,10 @@ def stored_key(folder):
 
 def main(argv=None):
     args = parse(sys.argv[1:] if argv is None else argv)
-    catalogue = json.loads((ROOT / "exercises.json").read_text(encoding="utf-8"))
+    try:
+        catalogue = catalogue_file.load(ROOT)  # format_version checked
+    except catalogue_file.CatalogueError as error:
+        raise SystemExit(f"tools/record: error: {error}") from None
     torch.set_num_threads(1)  # one thread: the same summation order on every run
     folder = REFERENCE_DATA if args.out is None else args.out
     if args.out is None:
@@ -133,6 +137,11 @@ def main(argv=None):
     if args.check:
         differences = (store.differences(recording, folder, shown(folder)) if folder.is_dir()
                        else [f"missing: {shown(folder)}/"])
+        if key is None:
+            notes, book_differences = book.update(folder, check=True)
+            for note in notes:
+                print(note)
+            differences += book_differences
         for line in differences + problems:
             print(line)
         print(f"record --check: {len(recording.files)} files recomputed with torch "
@@ -146,6 +155,8 @@ def main(argv=None):
     if key is not None:
         hidden_key.write(folder, key)  # before the goldens: no set on disk without its key
     store.write(recording, folder)
+    if key is None:
+        print("\n".join(book.update(folder, check=False)[0]))
     about = ("public case set" if key is None else
              f"hidden case set, key {recording.key_id} in {shown(folder)}/{hidden_key.KEY_FILE}")
     print(f"record: wrote {len(recording.files)} files and {shown(folder)}/{store.MANIFEST} "

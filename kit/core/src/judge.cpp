@@ -40,7 +40,10 @@ bool is_plain_file_inside(const fs::path& path, const fs::path& root) {
     return !error && real.compare(0, base.size(), base) == 0;
 }
 
-// The first line of the runner's error.txt, printable, or "" if there is none.
+// The runner's failure file for a stub's throw (attn::not_implemented).
+constexpr const char* stub_file = "not_implemented.txt";
+
+// The first line of the runner's error.txt (or `file`), printable, or "" if there is none.
 std::string runner_error(const fs::path& folder, const fs::path& results,
                          const std::string& file = "error.txt") {
     const auto path = folder / file;
@@ -73,7 +76,8 @@ comparison judge_output(const golden_store& cases, const case_entry& entry, cons
         if (fs::exists(fs::symlink_status(path, ignored))) {
             return failed("the result " + name + ".npy is not a plain file in the result folder");
         }
-        const std::string error = runner_error(folder, results);
+        std::string error = runner_error(folder, results);
+        if (error.empty()) error = runner_error(folder, results, stub_file);
         if (!error.empty()) return failed(error);
         return failed("no result: the program stopped before it produced " + name +
                       " (a crash, a time-out or an exit?)");
@@ -144,7 +148,7 @@ std::vector<case_verdict> judge(const golden_store& cases, const fs::path& resul
 
 case_verdict judge_case(const golden_store& cases, const case_entry& entry, const fs::path& results,
                         expected_values shown) {
-    case_verdict verdict{entry.path, entry.exercise, entry.kind, true, {}};
+    case_verdict verdict{entry.path, entry.exercise, entry.kind, true, false, {}};
     for (const auto& name : entry.expected) {
         comparison output = judge_output(cases, entry, name, results);
         if (shown == expected_values::withheld) {
@@ -163,6 +167,10 @@ case_verdict judge_case(const golden_store& cases, const case_entry& entry, cons
         verdict.passed = verdict.passed && output.passed;
         verdict.outputs.push_back({name, std::move(output)});
     }
+    // Known from which file the runner wrote, never from what it says: a student's own
+    // exception that says "not implemented" is an ordinary failure.
+    verdict.not_implemented =
+        !verdict.passed && is_plain_file_inside(results / entry.path / stub_file, results);
     // Each law after the outputs, as an output of its own ("law.causal.context"): its
     // sentence states nothing of the expected tensor, hidden case or not.
     for (const case_law& law : entry.laws) {
@@ -243,6 +251,7 @@ std::string verdicts_json(const golden_store& cases, const std::vector<case_verd
                                  {"exercise", verdict.exercise},
                                  {"kind", verdict.kind},
                                  {"passed", verdict.passed},
+                                 {"not_implemented", verdict.not_implemented},
                                  {"outputs", outputs}});
         passed += verdict.passed;
     }

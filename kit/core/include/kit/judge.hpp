@@ -27,6 +27,9 @@ struct case_verdict {
     std::string exercise;
     std::string kind;
     bool passed = false;  // every output passed
+    // The case failed because its call is still the kit's stub: the runner caught
+    // attn::not_implemented and wrote the failure as not_implemented.txt, not error.txt.
+    bool not_implemented = false;
     std::vector<output_verdict> outputs;
 };
 
@@ -38,7 +41,8 @@ enum class expected_values { shown, withheld };
 
 // Every case of `cases` (of `exercise`, if not empty), judged from `results`, the folder a
 // runner wrote. A missing result fails with what the runner left instead: the call's
-// failure (error.txt), or nothing (the program stopped before that case). A result file is
+// failure (error.txt, or not_implemented.txt for a stub, which marks the case
+// not_implemented), or nothing (the program stopped before that case). A result file is
 // named relative to `results` (the grader's folders are nobody's business).
 std::vector<case_verdict> judge(const golden_store& cases, const std::filesystem::path& results,
                                 const std::string& exercise = "",

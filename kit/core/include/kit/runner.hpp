@@ -2,7 +2,8 @@
 //
 // The runner compares nothing: for each case it writes every output as
 // OUT/<case path>/<output>.npy, or the one-line failure of a call that threw as
-// OUT/<case path>/error.txt. The judge (kit/judge.hpp), which links no student code, decides.
+// OUT/<case path>/error.txt (as not_implemented.txt where what threw was attn::not_implemented,
+// an untouched stub). The judge (kit/judge.hpp), which links no student code, decides.
 // A case with laws (kit/laws.hpp) whose own call did not throw runs again once per law, on
 // that law's variant of its inputs, and writes the law's output as
 // OUT/<case path>/law.<law>.<output>.npy (or the call's failure as law.<law>.error.txt).

@@ -1,0 +1,57 @@
+"""The Debian packages the kit needs, from exercises.json's settings: "build" to build and
+test the kit, "recorder" (PyTorch) to record or check its goldens, "grader" (bubblewrap, lld)
+for tools/grade's sandbox and links. `tools/kit setup` and tools/grade install them."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+
+
+def say(text: str) -> None:
+    print(text, flush=True)
+
+
+def missing_packages(packages: list) -> list:
+    """Of `packages`, those dpkg does not list as installed ([] where there is no dpkg)."""
+    if not shutil.which("dpkg-query"):
+        return []  # not Debian: the configure step will name what it cannot find
+    # One query for all (each dpkg-query costs ~20 ms of every `check`); a package dpkg has
+    # never heard of is reported on stderr and has no line.
+    output = subprocess.run(["dpkg-query", "-W", "-f=${Package} ${Status}\n", *packages],
+                            text=True, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL).stdout
+    installed = {line.split()[0] for line in output.splitlines()
+                 if line.endswith("install ok installed")}
+    return [package for package in packages if package not in installed]
+
+
+def install(packages: dict, with_recorder: bool = False, say_so: bool = False,
+            with_grader: bool = False) -> bool:
+    """Installs what is missing of `packages` (exercises.json's settings' "packages") when run
+    as root; else says exactly what to install. `say_so`: also say when everything is
+    installed (`tools/kit setup` itself)."""
+    wanted = (packages["build"] + (packages["recorder"] if with_recorder else [])
+              + (packages["grader"] if with_grader else []))
+    missing = missing_packages(wanted)
+    if not missing:
+        if say_so:
+            say("kit setup: everything is installed (" + ", ".join(wanted) + ")")
+        return True
+    if os.geteuid() != 0:
+        say("kit: these Debian packages are missing: " + " ".join(missing))
+        say("     install them with: sudo apt-get install " + " ".join(missing))
+        return False
+    say("kit setup: installing " + " ".join(missing) + " ...")
+    environment = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    for command in (["apt-get", "update", "-qq"],
+                    ["apt-get", "install", "-y", "-qq", "--no-install-recommends", *missing]):
+        result = subprocess.run(command, env=environment, stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, text=True)
+        if result.returncode != 0:
+            say(result.stdout[-3000:])
+            say(f"kit setup: `{' '.join(command)}` failed (exit {result.returncode})")
+            return False
+    say("kit setup: done")
+    return True
