@@ -5,6 +5,8 @@
 //   attn_weights_2_tmp = attn_scores_2 / attn_scores_2.sum()
 // Declared in include/attn/simple_attention.hpp.
 // Check your work: `tools/kit check 02`. Stuck? `tools/kit hint 02`.
+// The notebook's printed tensors, computed in C++ by the kit's solution beside the
+// book's: `tools/kit book "001 In [3]"`.
 //
 // Goal: turn scores into weights that add up to 1, the naive way (exercise 03 does it
 // properly with softmax).

@@ -6,6 +6,8 @@
 //   context_vec_2 += attn_weights_2[i]*x_i
 // Declared in include/attn/simple_attention.hpp.
 // Check your work: `tools/kit check 04`. Stuck? `tools/kit hint 04`.
+// The notebook's printed tensors, computed in C++ by the kit's solution beside the
+// book's: `tools/kit book "001 In [5]" "001 In [6]"`.
 //
 // Goal: the context vector of a query is what it "sees" of the sentence: every input token,
 // scaled by its attention weight, summed.

@@ -9,6 +9,8 @@
 //   query = torch.matmul(W_q, x) + b_q                         project_columns
 // Declared in include/attn/trainable_attention.hpp.
 // Check your work: `tools/kit check 06`. Stuck? `tools/kit hint 06`.
+// The notebook's printed tensors, computed in C++ by the kit's solution beside the
+// book's: `tools/kit book "001 In [13]"`.
 //
 // Goal: from here on attention has trainable weights. Each token is PROJECTED by a weight
 // matrix into a query (what it looks for), a key (what it offers) and a value (what it passes

@@ -10,6 +10,8 @@
 //                                                                   scaled_dot_product_self_attention
 // Declared in include/attn/trainable_attention.hpp.
 // Check your work: `tools/kit check 08`. Stuck? `tools/kit hint 08`.
+// The notebook's printed tensors, computed in C++ by the kit's solution beside the
+// book's: `tools/kit book "003 In [38]"`.
 //
 // Goal: exercise 07 for every token at once, with matrices. The N tokens are the columns of
 // X (D, N).

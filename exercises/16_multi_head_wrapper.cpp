@@ -10,6 +10,10 @@
 //           return torch.cat([head(x) for head in self.heads], dim=-1)
 // Declared in include/attn/multi_head_attention.hpp (struct MultiHeadAttentionWrapper).
 // Check your work: `tools/kit check 16`. Stuck? `tools/kit hint 16`.
+// The notebook's printed tensors, computed in C++ by the kit's solution beside the
+// book's: `tools/kit book "002 In [6]"`.
+//   attn::TorchGenerator torch(123); MultiHeadAttentionWrapper mha(3, 2, 6, 2, false, torch);
+// is the cell's torch.manual_seed(...) and constructor: the same parameters, bit for bit.
 //
 // Goal: several attention heads over the same tokens. Each head is a CausalAttention
 // (exercise 15; the kit links its reference version) with its own weights, so each attends

@@ -15,6 +15,10 @@
 //   context_vec = self.out_proj(context_vec)
 // Declared in include/attn/multi_head_attention.hpp (split_heads, merge_heads, truncated_mask,
 // struct MultiHeadAttention). Check your work: `tools/kit check 19`. Stuck? `tools/kit hint 19`.
+// The notebook's printed tensors, computed in C++ by the kit's solution beside the
+// book's: `tools/kit book "002 In [8]"`.
+//   attn::TorchGenerator torch(123); MultiHeadAttention mha(3, 2, 6, 2, false, torch);
+// is the cell's torch.manual_seed(...) and constructor: the same parameters, bit for bit.
 //
 // Goal: exercise 16's heads in one module. W_query computes all heads' queries at once,
 // (B, T, d_out) with d_out = num_heads * head_dim; head h owns the features

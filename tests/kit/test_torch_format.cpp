@@ -5,6 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <string>
+
 namespace {
 
 using attn::kit::golden_store;
@@ -25,7 +28,8 @@ class TorchFormatTest : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(TorchFormatTest, MatchesPyTorchRepr) {
     const golden_store& store = golden_store::instance();
-    EXPECT_EQ(attn::kit::torch_repr(store.load(GetParam())), store.file(GetParam()).repr);
+    const auto& sample = store.file(GetParam());
+    EXPECT_EQ(attn::kit::torch_repr(store.load(GetParam()), sample.print_precision), sample.repr);
 }
 
 INSTANTIATE_TEST_SUITE_P(Samples, TorchFormatTest, ::testing::ValuesIn(sample_paths()),
@@ -56,6 +60,15 @@ TEST(ExactIntegerTest, ADifferenceSaysByHowMuchAndByWhatFactor) {
     // No factor across a sign change or from 0: it would say nothing.
     EXPECT_EQ(integer_difference(-1073741824, 3221225472.0), "4,294,967,296 fewer than expected");
     EXPECT_EQ(integer_difference(5, 0), "5 more than expected");
+}
+
+// An int64 tensor's values beyond 2^53 (exercise 19's init_seed inputs) print every digit: a
+// double holds only 53 bits, and 4602695983308554213 would print as ...240.
+TEST(TorchFormatIntegerTest, Int64ValuesBeyondADoublesDigitsPrintExactly) {
+    const attn::kit::int_tensor seed = std::int64_t{4602695983308554213};
+    EXPECT_EQ(attn::kit::torch_repr(seed), "tensor(" + std::to_string(seed()) + ")");
+    const attn::kit::int_tensor pair = {std::int64_t{249349234239518138}, std::int64_t{-1}};
+    EXPECT_EQ(attn::kit::torch_repr(pair), "tensor([249349234239518138,                 -1])");
 }
 
 }  // namespace

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from . import bench, compare, generated, selftest, setup, student
+from . import bench, book, compare, generated, selftest, setup, student
 from . import show as show_case
 from .catalogue import Kit, KitError
 from .terminal import say
@@ -46,13 +46,13 @@ def parser() -> argparse.ArgumentParser:
     commands.add_parser("watch", help="check an exercise now and on every save (without a "
                                       "number: the Next one, then any you save)"
                         ).add_argument("exercise", nargs="?", help="its number, e.g. 03")
-    show = commands.add_parser("show", help="a case's inputs and expected output, as "
+    show = commands.add_parser("show", help="a case's inputs, expected output and yours, as "
                                             "PyTorch prints them")
     show.add_argument("exercise", nargs="?", help="its number, e.g. 03")
     show.add_argument("case", nargs="?", help="the case (default: the notebook's)")
     show.add_argument("--svg", type=Path, metavar="FILE",
-                      help="write its matrices of weights or scores as a heatmap SVG (beside "
-                           "yours, where your last check failed on them)")
+                      help="write its matrices of weights or scores as a heatmap SVG, yours "
+                           "beside them")
     commands.add_parser("reset", help="restore an exercise's stub (yours goes to .kit/backups/)"
                         ).add_argument("exercise", help="its number, e.g. 03")
     packages = commands.add_parser("setup", help="install the Debian packages")
@@ -71,7 +71,7 @@ def parser() -> argparse.ArgumentParser:
     test.add_argument("--no-grading", action="store_true",
                       help="skip grading the synthetic class")
     timing = commands.add_parser("bench", help="time MultiHeadAttention at GPT-2 width: CPU, "
-                                                "the GPU track and PyTorch (minutes)")
+                                               "the GPU track and PyTorch (minutes)")
     timing.add_argument("--json", action="store_true", help="one JSON object per line")
     timing.add_argument("--quick", action="store_true", help="B = 1, T = 128 only (seconds)")
     timing.add_argument("--cuda", action="store_true",
@@ -92,6 +92,14 @@ def parser() -> argparse.ArgumentParser:
                               help="the CUDA build (preset cuda, build-cuda/; needs a GPU)")
     side_by_side.add_argument("--out", type=Path, help="folder for compare.csv and compare.svg "
                                                        "(default: build/compare/)")
+    notebook = commands.add_parser(
+        "book", help="the notebooks' printed tensors, computed in C++ beside the book's own")
+    notebook.add_argument("cells", nargs="*", metavar="ID",
+                          help="show these prints in full: a document or cell id's start, "
+                               "e.g. 001 or \"003 In [26]\"")
+    notebook.add_argument("--all", action="store_true", dest="everything",
+                          help="every print in full; exit 0 only if each one C++ can "
+                               "reproduce matches")
     catalogue = commands.add_parser(
         "catalogue", help="rewrite the README's generated blocks and the stub_blob values")
     catalogue.add_argument("--check", action="store_true",
@@ -130,7 +138,7 @@ def main(argv: list | None = None) -> int:
             return student.reset(kit, args.exercise)
         if args.command == "setup":
             return 0 if setup.install(kit, with_recorder=args.recorder, say_so=True,
-                                       with_grader=args.grader) else 1
+                                      with_grader=args.grader) else 1
         if args.command == "test":
             return selftest.run(kit, goldens_check=not args.no_goldens_check,
                                 grading=not args.no_grading, full=args.full)
@@ -140,6 +148,8 @@ def main(argv: list | None = None) -> int:
                              tokens=args.tokens)
         if args.command == "compare":
             return compare.run(kit, quick=args.quick, out=args.out, cuda=args.cuda)
+        if args.command == "book":
+            return book.run(kit, args.cells, args.everything)
         return generated.catalogue(kit, check=args.check, readme_only=args.readme_only)
     except KitError as error:
         say(f"kit: {error}")

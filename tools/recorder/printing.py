@@ -35,3 +35,14 @@ def record_printing_samples(recording):
         recording.add(f"kit/printing/sample_{number:02d}.npy", tensor, "print_sample",
                       exercise="kit", source="repr() of a torch.Tensor", seed=0,
                       repr=repr(tensor))
+    # torch.set_printoptions(precision=3), as 003's multi-head cells print.
+    precision_3 = [torch.randn(8, 6) * 5, torch.tensor([3.0824e-01, 3.0549e-04, 6.9145e-01]),
+                   torch.randn(3, 4)]
+    torch.set_printoptions(precision=3)
+    try:
+        for number, tensor in enumerate(precision_3, start=len(samples)):
+            recording.add(f"kit/printing/sample_{number:02d}.npy", tensor, "print_sample",
+                          exercise="kit", source="repr() of a torch.Tensor, precision=3",
+                          seed=0, precision=3, repr=repr(tensor))
+    finally:
+        torch.set_printoptions(profile="default")

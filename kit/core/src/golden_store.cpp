@@ -59,6 +59,7 @@ golden_file parse_file(const std::string& path, const nlohmann::json& json) {
     file.mistake_hint = json.value("hint", std::string{});
     file.mistake_ambiguous = json.value("ambiguous", false);
     file.repr = json.value("repr", std::string{});
+    file.print_precision = json.value("precision", 4);
     if (json.contains("generator")) file.generator_calls = json.at("generator").dump();
     if (json.contains("init")) {
         const nlohmann::json& init = json.at("init");

@@ -16,7 +16,6 @@
 namespace attn::kit {
 namespace {
 
-constexpr int precision = 4;
 constexpr std::size_t threshold = 1000;
 constexpr std::size_t edgeitems = 3;
 constexpr std::size_t linewidth = 80;
@@ -38,16 +37,17 @@ std::string python_format(double value, char conversion, int digits, int width =
     return std::string(std::max<int>(0, width - static_cast<int>(text.size())), ' ') + text;
 }
 
-using values = xt::xarray<double>;  // every dtype's values, exactly
+using values = xt::xarray<long double>;  // every dtype's values, exactly (int64 included)
 
 enum class value_kind { floating, integer, boolean };
 
 // torch's _Formatter: one number format and width for the whole (summarised) tensor.
 class formatter {
 public:
-    formatter(const std::vector<double>& values, value_kind kind) : kind_(kind) {
+    formatter(const std::vector<long double>& values, value_kind kind, int precision)
+        : kind_(kind), precision_(precision) {
         if (kind_ != value_kind::floating) {
-            for (double v : values) width_ = std::max(width_, plain(v).size());
+            for (long double v : values) width_ = std::max(width_, plain(v).size());
             return;
         }
         std::vector<double> nonzero_finite;
@@ -64,37 +64,38 @@ public:
         const bool wide_range = max_abs / min_abs > 1000.0 || max_abs > 1.0e8;
         sci_mode_ = int_mode_ ? wide_range : wide_range || min_abs < 1.0e-4;
         for (double v : nonzero_finite) {
-            const std::size_t length = sci_mode_   ? python_format(v, 'e', precision).size()
+            const std::size_t length = sci_mode_   ? python_format(v, 'e', precision_).size()
                                        : int_mode_ ? python_format(v, 'f', 0).size() + 1  // the "."
-                                                   : python_format(v, 'f', precision).size();
+                                                   : python_format(v, 'f', precision_).size();
             width_ = std::max(width_, length);
         }
     }
 
     std::size_t width() const { return width_; }
 
-    std::string format(double value) const {
+    std::string format(long double value) const {
         std::string text;
         if (kind_ != value_kind::floating) {
             text = plain(value);
         } else if (sci_mode_) {
-            text = python_format(value, 'e', precision, static_cast<int>(width_));
+            text = python_format(value, 'e', precision_, static_cast<int>(width_));
         } else if (int_mode_) {
             text = python_format(value, 'f', 0) + (std::isfinite(value) ? "." : "");
         } else {
-            text = python_format(value, 'f', precision);
+            text = python_format(value, 'f', precision_);
         }
         return std::string(width_ > text.size() ? width_ - text.size() : 0, ' ') + text;
     }
 
 private:
     // Python's str() of an int64 or a bool.
-    std::string plain(double value) const {
+    std::string plain(long double value) const {
         if (kind_ == value_kind::boolean) return value != 0.0 ? "True" : "False";
         return std::to_string(static_cast<long long>(value));
     }
 
     value_kind kind_;
+    int precision_;  // torch.set_printoptions(precision=...): 4 by default
     bool int_mode_ = true;
     bool sci_mode_ = false;
     std::size_t width_ = 1;
@@ -111,7 +112,7 @@ std::vector<std::size_t> shown_rows(std::size_t size, bool summarize) {
 }
 
 // get_summarized_data: the values the formatter sees when the tensor is summarised.
-void collect_values(const values& t, bool summarize, std::vector<double>& out) {
+void collect_values(const values& t, bool summarize, std::vector<long double>& out) {
     if (t.dimension() == 0) {
         out.push_back(t());
         return;
@@ -166,21 +167,23 @@ std::string tensor_str(const values& t, std::size_t indent, bool summarize,
 
 }  // namespace
 
-std::string torch_repr(const any_tensor& tensor) {
+std::string torch_repr(const any_tensor& tensor, int precision) {
     const std::string prefix = "tensor(";
     const auto shape = shape_of(tensor);
-    const values all = xt::adapt(values_of(tensor), shape);
+    const values all = tensor.index() == 1 ? values(xt::cast<long double>(std::get<1>(tensor)))
+                                           : values(xt::adapt(values_of(tensor), shape));
     // _str_intern: an empty tensor states its size, but for shape (0,); int64 and bool,
     // like float32, are default dtypes that repr() does not name.
     const std::string size = shape.size() == 1 ? "" : ", size=" + shape_string(shape);
     if (all.size() == 0) return prefix + "[]" + size + ")";
     const bool summarize = all.size() > threshold;
-    std::vector<double> shown;
+    std::vector<long double> shown;
     collect_values(all, summarize, shown);
     const value_kind kind = tensor.index() == 0   ? value_kind::floating
                             : tensor.index() == 1 ? value_kind::integer
                                                   : value_kind::boolean;
-    return prefix + tensor_str(all, prefix.size(), summarize, formatter(shown, kind)) + ")";
+    return prefix + tensor_str(all, prefix.size(), summarize, formatter(shown, kind, precision)) +
+           ")";
 }
 
 std::string message_number(double value, int digits) {

@@ -55,7 +55,8 @@ struct golden_file {
     // (tools/record's "ambiguous"): a result equal to it is not named here; another case of the
     // exercise, where they differ, names it.
     bool mistake_ambiguous = false;
-    std::string repr;  // print_sample: PyTorch's repr() of the tensor
+    std::string repr;         // print_sample: PyTorch's repr() of the tensor
+    int print_precision = 4;  // print_sample: torch.set_printoptions(precision=...) of repr
     // generator_sample: the attn::TorchGenerator calls that must rebuild the tensor, as
     // MANIFEST.json's JSON object (tools/recorder/generator.py says what it holds).
     std::string generator_calls;

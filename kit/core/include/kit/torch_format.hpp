@@ -15,7 +15,8 @@ namespace attn::kit {
 
 // "tensor([0.9544, 1.4950, 1.4754])", "tensor([[1., 0.],\n        [1., 1.]])",
 // "tensor([ 3, 12])" (int64), "tensor([ True, False])" (bool), ...
-std::string torch_repr(const any_tensor& tensor);
+// `precision`: the digits after the point, as torch.set_printoptions(precision=3) sets them.
+std::string torch_repr(const any_tensor& tensor, int precision = 4);
 
 // A number as the kit's messages show it: `digits` significant digits, and nan, inf and -inf
 // as Python prints them (printf writes "-nan" for a nan with its sign bit set).
