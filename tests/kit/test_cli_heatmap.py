@@ -2,26 +2,22 @@
 """tests/kit/test_cli_heatmap.py — the picture of attention weights (tools/kitcli/heatmap.py):
 plain and colour grids where a leaking upper triangle, a hidden diagonal and columns that sum
 to 1 differ visibly from the causal answer, the worst head chosen among several, the size cap,
-the verdict stream's "matrix" read and drawn under `check`'s first failure, and the SVG of
-`tools/kit show NN CASE --svg FILE` (well-formed, one cell per value, yours beside it).
+the verdict stream's "matrix" read and drawn under `check`'s first failure, and the SVG
+(well-formed, one cell per value, yours beside it; `show NN CASE --svg`: test_cli_show.py).
 """
 
-import io
 import json
 import re
 import sys
 import tempfile
 import unittest
 import xml.etree.ElementTree as ElementTree
-from contextlib import redirect_stdout
 from pathlib import Path
 from unittest import mock
 
 import cli_testing  # noqa: F401  (puts tools/ on the path)
-from kitcli import build, cli, heatmap, reports, show, student
-from kitcli.catalogue import Kit
+from kitcli import heatmap, reports, student
 
-KIT = Path(__file__).resolve().parents[2]
 ESCAPE = re.compile(r"\033\[[0-9;]*m")
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -235,43 +231,6 @@ class SvgTest(unittest.TestCase):
         fills = [cell.get("fill") for cell in cells]
         self.assertEqual(fills[t * t + 1], "#ffffff")  # head 0 expected [0, 1]
         self.assertNotEqual(fills[1], "#ffffff")       # head 0 yours [0, 1]
-
-    def test_show_writes_the_case_and_yours_from_the_last_check(self):
-        kit = Kit.load(KIT)
-        ex = kit.exercise("13")
-        folder = tempfile.TemporaryDirectory()
-        self.addCleanup(folder.cleanup)
-        out = Path(folder.name) / "w.svg"
-        with mock.patch.object(build, "verdicts_path",
-                               return_value=Path(folder.name) / "none.verdicts"):
-            said = show.write_svg(kit, ex, "notebook", out)
-        self.assertIn("weights [6, 6]", said[0])
-        self.assertEqual(len(self.cells(out.read_text(encoding="utf-8"))), 36)
-        stream = Path(folder.name) / "ex13.exercises.verdicts"
-        head = json.dumps({"event": "program", "schema": reports.SCHEMA,
-                           "version": reports.VERSION, "program": "test_ex13_exercises"})
-        matrix = {"shape": [6, 6], "got": leaking(6), "expected": causal(6), "beyond": [1, 2]}
-        stream.write_text(head + "\n" + verdict_line(matrix) + "\n", encoding="utf-8")
-        with mock.patch.object(build, "verdicts_path", return_value=stream):
-            said = show.write_svg(kit, ex, "notebook", out)
-        self.assertIn("yours beside it", said[0])
-        self.assertEqual(len(self.cells(out.read_text(encoding="utf-8"))), 72)
-
-    def test_show_refuses_a_case_without_a_matrix(self):
-        kit = Kit.load(KIT)
-        with tempfile.TemporaryDirectory() as folder:
-            with self.assertRaisesRegex(Exception, "no matrix of weights or scores"):
-                show.write_svg(kit, kit.exercise("01"), None, Path(folder) / "x.svg")
-
-    def test_the_command_line(self):
-        with tempfile.TemporaryDirectory() as folder:
-            out = Path(folder) / "m.svg"
-            with redirect_stdout(io.StringIO()) as said, \
-                    mock.patch.object(Kit, "load", return_value=Kit.load(KIT)):
-                code = cli.main(["show", "12", "odd_shape", "--svg", str(out)])
-            self.assertEqual(code, 0, said.getvalue())
-            self.assertIn(f"Wrote {out}", said.getvalue())
-            self.assertEqual(len(self.cells(out.read_text(encoding="utf-8"))), 49)
 
 
 if __name__ == "__main__":

@@ -2,10 +2,11 @@
 as a shaded grid in the terminal (terminal_lines) or as an SVG heatmap (svg).
 
 The C++ side decides which outputs are attention matrices and supplies their values: a
-mismatch's "matrix" in the verdict stream (docs/verdicts.md), {"shape": [..., T, T], "got",
-"expected", "beyond"}, row-major, a value that is not finite written "nan", "inf" or "-inf",
-"beyond" the flat indices of the values beyond the tolerance. A leaking upper triangle, a
-hidden diagonal or columns that sum to 1 instead of rows show at a glance.
+mismatch's "matrix" in the verdict stream (docs/verdicts.md), or a case shown by the test
+program (--attn-show, show.py), {"shape": [..., T, T], "got", "expected", "beyond"},
+row-major, a value that is not finite written "nan", "inf" or "-inf", "beyond" the flat
+indices of the values beyond the tolerance. A leaking upper triangle, a hidden diagonal or
+columns that sum to 1 instead of rows show at a glance.
 """
 
 from __future__ import annotations

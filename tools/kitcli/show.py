@@ -1,161 +1,190 @@
-"""`tools/kit show NN [CASE]`: a case's inputs and expected outputs as PyTorch prints them,
-so a student sees what the function receives and must return before writing anything.
+"""`tools/kit show NN [CASE]`: a case's inputs, its expected outputs and yours, as PyTorch
+prints them, so a student sees what the function receives and must return.
 
-The goldens are .npy files (reference_data/<NN_name>/<case>/<name>.npy, listed in
-MANIFEST.json); this module reads them with the standard library only: the header is a
-Python dict literal, the data little-endian float32, float64, int64 or bool.
+The exercise's test program shows the case (`--attn-show=CASE --attn-show-json=FILE`,
+kit/testing/src/main.cpp): it reads the goldens, prints each tensor with the kit's printer
+(kit/torch_format.hpp), runs the student's code on the case and compares; this module builds
+the program, runs it and presents the JSON lines it writes. `--svg FILE` draws the case's
+attention matrices with heatmap.svg, yours beside the expected ones.
 """
 
 from __future__ import annotations
 
-import ast
 import json
-import math
-import struct
+import tempfile
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import build, heatmap, reports
+from . import build, heatmap, progress
 from .catalogue import Kit, KitError
-from .terminal import kit_command
+from .terminal import from_here, kit_command, say
 
-NPY_MAGIC = b"\x93NUMPY"
-DTYPES = {"<f4": "f", "<f8": "d", "<i8": "q", "|b1": "?", "<i4": "i"}  # struct codes
-
-
-def read_npy(path: Path) -> tuple:
-    """(shape, dtype code, flat list of values) of a C-order .npy file."""
-    data = path.read_bytes()
-    if not data.startswith(NPY_MAGIC):
-        raise KitError(f"{path} is not a .npy file")
-    major = data[6]
-    size_format, start = ("<H", 8) if major == 1 else ("<I", 8)
-    header_length = struct.unpack_from(size_format, data, start)[0]
-    header_start = start + struct.calcsize(size_format)
-    header = ast.literal_eval(data[header_start:header_start + header_length].decode("latin-1"))
-    if header.get("fortran_order") or header.get("descr") not in DTYPES:
-        raise KitError(f"{path}: unsupported .npy layout {header}")
-    shape = tuple(header["shape"])
-    count = math.prod(shape)
-    code = DTYPES[header["descr"]]
-    values = list(struct.unpack_from(f"<{count}{code}", data, header_start + header_length))
-    return shape, code, values
+PRINTED_LINES_SHOWN = 10  # of what the student's code printed
 
 
-def torch_repr(shape: tuple, code: str, values: list) -> str:
-    """What print(torch.tensor(...)) shows, for the small tensors of the cases: four
-    decimals, or scientific notation when the magnitudes are far apart, columns aligned."""
-    if code == "?":
-        items = ["True" if v else "False" for v in values]
-    elif code in "qi":
-        items = [str(v) for v in values]
-    else:
-        items = float_items(values)
-    width = max((len(item) for item in items), default=0)
-    items = [item.rjust(width) for item in items]
-    body = nested(shape, items, indent=len("tensor("))
-    dtype = {"q": "", "i": ", dtype=torch.int32", "d": ", dtype=torch.float64"}.get(code, "")
-    return f"tensor({body}{dtype})"
+@dataclass
+class ShownCase:
+    """What the test program wrote for one case (its JSON lines, by event)."""
+    case: dict                                    # the "case" record
+    inputs: list = field(default_factory=list)    # "tensor" records, role "input"
+    expected: list = field(default_factory=list)  # ... role "expected"
+    yours: list = field(default_factory=list)     # ... role "yours"
+    threw: dict | None = None                     # the "threw" record
+    # Why yours is missing when the code neither returned nor threw ("" otherwise): a crash,
+    # a hang, or a file that does not compile.
+    missing: str = ""
+    printed: list = field(default_factory=list)   # what the code printed, line by line
 
 
-def float_items(values: list) -> list:
-    finite = [abs(v) for v in values if math.isfinite(v) and v != 0]
-    def special(v):
-        return "nan" if math.isnan(v) else ("inf" if v > 0 else "-inf")
-    if finite and all(v == math.floor(v) for v in finite) and max(finite) < 1e8:
-        return [f"{v:.0f}." if math.isfinite(v) else special(v) for v in values]
-    scientific = bool(finite) and (max(finite) / min(finite) > 1000 or max(finite) > 1e8
-                                   or min(finite) < 1e-4)
-    text = "{:.4e}" if scientific else "{:.4f}"
-    return [text.format(v) if math.isfinite(v) else special(v) for v in values]
+def run_show(kit: Kit, program: Path, wanted: str | None, with_yours: bool = True) -> ShownCase:
+    """Runs `program --attn-show[=CASE]` and reads what it wrote. `with_yours` False: the
+    solutions track's program stands in for a file that does not compile, for the inputs and
+    expected outputs alone."""
+    with tempfile.TemporaryDirectory(prefix="kit-show-") as folder:
+        path = Path(folder) / "show.jsonl"
+        flag = f"--attn-show={wanted}" if wanted else "--attn-show"
+        end = build.run_program(program, [flag, f"--attn-show-json={path}"],
+                                kit.test_timeout_s, kit.root)
+        try:
+            text = path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            text = ""
+    records = []
+    for line in text.splitlines():
+        try:
+            records.append(json.loads(line))
+        except ValueError:  # the last line of a program killed while writing it
+            break
+    for record in records:
+        if record.get("event") == "error":
+            raise KitError(record["message"])
+    if not records or records[0].get("event") != "case":
+        raise KitError(f"{program.name} showed no case: "
+                       f"{progress.program_end_reason(end, kit.test_timeout_s)}")
+    shown = ShownCase(records[0])
+    by_role = {"input": shown.inputs, "expected": shown.expected, "yours": shown.yours}
+    for record in records[1:]:
+        if record.get("event") == "tensor":
+            by_role[record["role"]].append(record)
+        elif record.get("event") == "threw":
+            shown.threw = record
+    if not with_yours:
+        shown.yours, shown.threw = [], None
+        return shown
+    if records[-1].get("event") != "end":
+        shown.missing = progress.program_end_reason(end, kit.test_timeout_s)
+    shown.printed = [line for line in end.output.splitlines() if line.strip()]
+    return shown
 
 
-def nested(shape: tuple, items: list, indent: int) -> str:
-    if not shape:
-        return items[0]
-    if len(shape) == 1:
-        return "[" + ", ".join(items) + "]"
-    step = math.prod(shape[1:])
-    rows = [nested(shape[1:], items[i * step:(i + 1) * step], indent + 1)
-            for i in range(shape[0])]
-    separator = "," + "\n" * (len(shape) - 1) + " " * (indent + 1)
-    return "[" + separator.join(rows) + "]"
+def shown_case(kit: Kit, ex: dict, wanted: str | None) -> ShownCase:
+    """Builds the exercise's test program and shows the case; where the student's file does
+    not compile, the solutions track's program shows its inputs and expected outputs."""
+    program = build.test_program(kit, "default", ex)
+    if not (build.build_dir(kit, "default") / "build.ninja").exists():
+        say(build.announce(kit, "default", f"exercise {ex['id']}"))
+    configured, built, _ = build.configure_and_build(kit, "default", program.name)
+    if not configured:
+        raise KitError(f"cmake could not configure the build: "
+                       f"`{kit_command(kit.root, 'check ' + ex['id'])}` says why")
+    if built:
+        return run_show(kit, program, wanted)
+    stub = from_here(kit.root, ex["stub"])
+    reference = program.with_name(f"test_ex{ex['id']}_solutions")
+    _, built, _ = build.configure_and_build(kit, "default", reference.name)
+    if not built:
+        raise KitError(f"exercise {ex['id']}'s test program did not build: "
+                       f"`{kit_command(kit.root, 'check ' + ex['id'])}` says why")
+    shown = run_show(kit, reference, wanted, with_yours=False)
+    shown.missing = (f"{stub} does not compile yet "
+                     f"(`{kit_command(kit.root, 'check ' + ex['id'])}` shows where)")
+    return shown
 
 
-def chosen_case(kit: Kit, ex: dict, wanted: str | None) -> tuple:
-    """(case name, its manifest entry, every case of the exercise by name)."""
-    try:
-        manifest = json.loads(kit.manifest_path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as error:
-        raise KitError(f"cannot read {kit.manifest_path}: {error}") from None
-    folder = Path(ex["goldens"]).name
-    cases = {path.split("/", 1)[1]: entry for path, entry in manifest["cases"].items()
-             if path.split("/", 1)[0] == folder}
-    if not cases:
-        raise KitError(f"the case set has no case of exercise {ex['id']}")
-    if wanted is None:
-        name = next((name for name in cases if "notebook" in name), next(iter(cases)))
-    elif wanted in cases:
-        name = wanted
-    else:
-        raise KitError(f"exercise {ex['id']} has no case {wanted!r}; its cases are "
-                       + ", ".join(cases))
-    return name, cases[name], cases
+def shape_text(record: dict) -> str:
+    return str(tuple(record["shape"]))  # as Python writes a tuple: (6,), (2, 3), ()
 
 
-def case_lines(kit: Kit, ex: dict, wanted: str | None) -> list:
-    name, entry, cases = chosen_case(kit, ex, wanted)
-    lines = [f"Exercise {ex['id']}, case {name}: {entry['kind']} ({entry['source']})"]
-    for role, names in (("input", entry["inputs"]), ("expected", entry["expected"])):
-        for tensor in names:
-            shape, code, values = read_npy(kit.root / ex["goldens"] / name / f"{tensor}.npy")
-            lines.append(f"{role} {tensor}, shape {shape}:")  # as Python writes a tuple
-            lines += ["  " + line for line in torch_repr(shape, code, values).splitlines()]
-    others = [other for other in cases if other != name]
+def tensor_lines(heading: str, record: dict) -> list:
+    return [heading] + ["  " + line if line else "" for line in record["repr"].splitlines()]
+
+
+def yours_verdict(record: dict) -> str:
+    compared = record.get("comparison") or {}
+    if compared.get("passed"):
+        return "matches the expected output"
+    mistake = compared.get("mistake")
+    return f"differs: {compared.get('reason', '')}" + (f" — looks like: {mistake}"
+                                                       if mistake else "")
+
+
+def presented(kit: Kit, ex: dict, shown: ShownCase) -> list:
+    case = shown.case
+    lines = [f"Exercise {ex['id']}, case {case['name']}: {case['kind']} ({case['source']})"]
+    for record in shown.inputs:
+        lines += tensor_lines(f"input {record['name']}, shape {shape_text(record)}:", record)
+    for record in shown.expected:
+        lines += tensor_lines(f"expected {record['name']}, shape {shape_text(record)}:", record)
+    for record in shown.yours:
+        lines += tensor_lines(f"yours {record['name']}, shape {shape_text(record)}: "
+                              f"{yours_verdict(record)}", record)
+    if shown.threw:
+        lines.append(f"yours: {shown.threw['message']}")
+    elif shown.missing:
+        lines.append(f"yours: not shown: {shown.missing}")
+    if shown.printed:
+        cut = len(shown.printed) > PRINTED_LINES_SHOWN
+        lines.append(f"Your code printed{' (its last lines)' if cut else ''}:")
+        lines += [f"  | {line}" for line in shown.printed[-PRINTED_LINES_SHOWN:]]
+    if any(not (record.get("comparison") or {}).get("passed") for record in shown.yours):
+        lines.append(f"Why yours differs: `{kit_command(kit.root, 'check ' + ex['id'])}`")
+    others = [other for other in case["cases"] if other != case["name"]]
     if others:
         lines.append(f"Other cases: {', '.join(others)} "
                      f"(`{kit_command(kit.root, 'show ' + ex['id'] + ' CASE')}`)")
     return lines
 
 
-def student_matrices(kit: Kit, ex: dict, case_path: str) -> dict:
-    """{output: its "matrix"} of the case's failures in the student's last `check` or
-    `status` (the verdict stream build/reports/exNN.exercises.verdicts), or {}."""
-    try:
-        stream = reports.read_verdicts(build.verdicts_path(kit, "default", ex))
-    except ValueError:
-        return {}
-    found = {}
-    for test in stream.tests if stream else []:
-        if test.value_case == case_path:
-            for failure in test.failures:
-                if failure.matrix and failure.output not in found:
-                    found[failure.output] = failure.matrix
-    return found
+def case_lines(kit: Kit, ex: dict, wanted: str | None) -> list:
+    return presented(kit, ex, shown_case(kit, ex, wanted))
 
 
 def write_svg(kit: Kit, ex: dict, wanted: str | None, path: Path) -> list:
-    """`show NN [CASE] --svg FILE`: the case's expected matrices of weights or scores (float
-    outputs of shape (..., T, T)) as a heatmap, each beside the student's where their last
-    check left it in the verdict stream. Returns what to say."""
-    name, entry, _ = chosen_case(kit, ex, wanted)
-    case_path = f"{Path(ex['goldens']).name}/{name}"
-    yours = student_matrices(kit, ex, case_path)
+    """`show NN [CASE] --svg FILE`: the case's expected attention matrices (the outputs the
+    test program gives a "matrix") as a heatmap, each beside yours where your code returned
+    it. Returns what to say."""
+    return svg_of(ex, shown_case(kit, ex, wanted), path)
+
+
+def svg_of(ex: dict, shown: ShownCase, path: Path) -> list:
+    case = shown.case
+    yours = {record["name"]: record for record in shown.yours}
     drawings, said = [], []
-    for tensor in entry["expected"]:
-        shape, code, values = read_npy(kit.root / ex["goldens"] / name / f"{tensor}.npy")
-        if code not in "fd" or len(shape) < 2 or shape[-1] != shape[-2] or shape[-1] < 2:
+    for record in shown.expected:
+        matrix = record.get("matrix")
+        if not matrix:
             continue
-        matrix = yours.get(tensor)
-        if matrix and list(matrix["shape"]) != list(shape):
-            matrix = None
-        title = f"Exercise {ex['id']}, case {name}: {tensor} {list(shape)}"
-        drawings.append(heatmap.svg(values, list(shape), got=matrix and matrix["got"],
-                                    beyond=matrix and matrix.get("beyond"), title=title))
-        said.append(f"{tensor} {list(shape)}" + (", yours beside it (from your last check)"
-                                                  if matrix else ""))
+        shape = matrix["shape"]
+        mine = yours.get(record["name"])
+        got = mine and mine["matrix"]  # null where yours is of another shape or dtype
+        title = f"Exercise {ex['id']}, case {case['name']}: {record['name']} {shape}"
+        drawings.append(heatmap.svg(matrix["expected"], shape, got=got and got["got"],
+                                    beyond=got and got["beyond"], title=title))
+        if got:
+            beyond = len(got["beyond"])
+            note = (", yours beside it (it matches)" if mine["comparison"]["passed"] else
+                    f", yours beside it ({beyond} beyond the tolerance, outlined in red)")
+        elif mine:
+            note = f"; yours is {mine['dtype']} of shape {mine['shape']}: not drawn"
+        elif shown.threw or shown.missing:
+            note = "; yours: " + (shown.threw["message"] if shown.threw else shown.missing)
+        else:
+            note = ""
+        said.append(f"{record['name']} {shape}{note}")
     if not drawings:
-        raise KitError(f"case {name} of exercise {ex['id']} has no matrix of weights or scores "
-                       f"to draw; its outputs: {', '.join(entry['expected'])}")
+        raise KitError(f"case {case['name']} of exercise {ex['id']} has no matrix of weights or "
+                       f"scores to draw; its outputs: "
+                       f"{', '.join(record['name'] for record in shown.expected)}")
     try:
         path.write_text(heatmap.stacked(drawings), encoding="utf-8")
     except OSError as error:

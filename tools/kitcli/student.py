@@ -440,7 +440,8 @@ def watch(kit: Kit, number: str | None) -> int:
     watched = [first] if number is not None else kit.exercises
     files = {kit.root / ex["stub"]: ex for ex in watched}
     seen = {path: path.stat().st_mtime for path in files if path.exists()}
-    footer = (f"Watching {from_here(kit.root, first['stub']) if number is not None else 'exercises/'}"
+    footer = ("Watching "
+              f"{from_here(kit.root, first['stub']) if number is not None else 'exercises/'}"
               ": save to check again. Ctrl-C stops.")
     try:
         redraw(watched_check(kit, first), footer)
@@ -503,7 +504,7 @@ def reset(kit: Kit, number: str) -> int:
 
 
 def show(kit: Kit, number: str | None, case: str | None) -> int:
-    """A case's inputs and expected outputs, printed as PyTorch prints them."""
+    """A case's inputs, its expected outputs and yours, printed as PyTorch prints them."""
     ex = chosen(kit, number)
     for line in show_case.case_lines(kit, ex, case):
         say(line)

@@ -16,9 +16,20 @@
 //     crash or a time-out it names the case that was running. Both only help tools/grade
 //     decide what to run again; the code under test could write them, so no verdict rests
 //     on them.
+//   test_ex03_exercises --attn-show[=CASE] [--attn-show-json=FILE]
+//                                            one case of the kit's case set shown: its inputs,
+//                                            its expected outputs and the code's own, printed
+//                                            as PyTorch prints them (kit/torch_format.hpp).
+//                                            CASE: a case name (rows_notebook) or path
+//                                            (03_softmax/rows_notebook); without it, the first
+//                                            case named *notebook*. FILE: the same as JSON
+//                                            Lines (below, docs/verdicts.md), what `tools/kit
+//                                            show` reads; stdout then holds only what the
+//                                            code printed.
 #include "kit/runner.hpp"
 #include "kit/student_code.hpp"
 #include "kit/testing.hpp"
+#include "kit/torch_format.hpp"
 #include "kit/verdict_json.hpp"
 #include "kit/verdicts.hpp"
 
@@ -34,7 +45,9 @@
 #include <optional>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace attn::kit {
@@ -397,12 +410,226 @@ int run_as_runner(int argc, char** argv) {
     }
 }
 
+// ---- --attn-show: one case's tensors --------------------------------------------------------
+//
+// The JSON Lines of --attn-show-json=FILE, each line written and flushed whole, so a reader
+// has the inputs and the expected outputs even where the code under test then crashes or
+// hangs:
+//   {"event": "case", "path", "name", "kind", "source", "cases": [every case name, the
+//    kinds in the test file's order, each kind's cases in path order]}
+//   {"event": "tensor", "role": "input" | "expected" | "yours", "name", "shape", "dtype",
+//    "repr": PyTorch's print of it, "matrix": an attention matrix's values or null
+//    (attention_matrix_json; an expected one without "got" and "beyond"),
+//    yours only: "comparison" (comparison_json)}
+//   {"event": "threw", "stub": true if attn::not_implemented, "message": its one line}
+//   {"event": "end"}      after the code under test returned or threw
+//   {"event": "error", "message"}   no such case, or a broken case set (exit status 2)
+
+// Where the shown case goes: text on stdout, or JSON Lines to a file.
+class show_output {
+public:
+    explicit show_output(const std::string& json_path) {
+        if (json_path.empty()) return;
+        file_ = std::fopen(json_path.c_str(), "w");
+        if (file_ == nullptr) throw std::runtime_error("cannot write " + json_path);
+    }
+    ~show_output() {
+        if (file_ != nullptr) std::fclose(file_);
+    }
+    show_output(const show_output&) = delete;
+    show_output& operator=(const show_output&) = delete;
+
+    bool json() const { return file_ != nullptr; }
+
+    void line(const nlohmann::json& record) {
+        const std::string text = json_line(record) + "\n";
+        std::fwrite(text.data(), 1, text.size(), file_);
+        std::fflush(file_);
+    }
+
+private:
+    std::FILE* file_ = nullptr;
+};
+
+// "(6, 6)", "(6,)", "()": a shape as Python writes a tuple.
+std::string python_shape(const std::vector<std::size_t>& shape) {
+    std::string text = "(";
+    for (std::size_t d = 0; d < shape.size(); ++d) {
+        text += (d ? ", " : "") + std::to_string(shape[d]);
+    }
+    return text + (shape.size() == 1 ? ",)" : ")");
+}
+
+std::string indented_repr(const any_tensor& tensor) {
+    std::istringstream lines(torch_repr(tensor));
+    std::string line, text;
+    while (std::getline(lines, line)) text += (line.empty() ? "" : "  " + line) + "\n";
+    return text;
+}
+
+void show_tensor(show_output& out, const std::string& role, const std::string& name,
+                 const any_tensor& tensor, nlohmann::json matrix, const std::string& verdict = "",
+                 const comparison* compared = nullptr) {
+    if (out.json()) {
+        nlohmann::json record = {{"event", "tensor"},
+                                 {"role", role},
+                                 {"name", name},
+                                 {"shape", shape_of(tensor)},
+                                 {"dtype", dtype_name(tensor)},
+                                 {"repr", torch_repr(tensor)},
+                                 {"matrix", std::move(matrix)}};
+        if (compared != nullptr) record["comparison"] = comparison_json(*compared);
+        out.line(record);
+        return;
+    }
+    std::cout << role << ' ' << name << ", shape " << python_shape(shape_of(tensor)) << ':'
+              << (verdict.empty() ? "" : " " + verdict) << '\n'
+              << indented_repr(tensor) << std::flush;
+}
+
+// The case's run: each expected output the code returns, compared with its golden, and the
+// failure of a call that throws.
+class show_context : public case_context {
+public:
+    show_context(const golden_store& store, const case_entry& entry, show_output& out)
+        : case_context(store, entry), out_(out) {}
+
+protected:
+    void on_result(const std::string& name, const std::string&, const char*, int,
+                   const any_tensor& value) override {
+        const auto& expected = entry_.expected;
+        if (std::find(expected.begin(), expected.end(), name) == expected.end() ||
+            !shown_.insert(name).second) {
+            return;
+        }
+        const expected_golden golden = store_.expected(entry_.file(name));
+        const comparison compared = compare(value, golden);
+        const std::string verdict =
+            compared.passed
+                ? "matches the expected output"
+                : "differs: " + compared.reason +
+                      (compared.mistake.empty() ? "" : " — looks like: " + compared.mistake);
+        show_tensor(out_, "yours", name, value,
+                    attention_matrix_json(store_.case_set(), name, value, golden.tensor, compared),
+                    verdict, &compared);
+    }
+    void on_throw(const std::string& failure, bool stub, const char*, int) override {
+        if (out_.json()) {
+            out_.line({{"event", "threw"}, {"stub", stub}, {"message", failure}});
+        } else {
+            std::cout << "yours: " << failure << '\n' << std::flush;
+        }
+    }
+
+private:
+    show_output& out_;
+    std::set<std::string> shown_;
+};
+
+// The cases this program runs: its kinds in the test file's order, each kind's cases in path
+// order.
+std::vector<std::pair<const case_kind*, const case_entry*>> program_cases(
+    const golden_store& store) {
+    std::vector<std::pair<const case_kind*, const case_entry*>> found;
+    for (const case_kind& kind : case_kinds()) {
+        for (const case_entry* entry : store.cases(kind.exercise)) {
+            if (entry->kind == kind.kind) found.emplace_back(&kind, entry);
+        }
+    }
+    return found;
+}
+
+int show_case(const std::string& wanted, const std::string& json_path) {
+    std::optional<show_output> out;
+    try {
+        out.emplace(json_path);
+    } catch (const std::exception& error) {
+        std::cerr << error.what() << '\n';
+        return 2;
+    }
+    const auto refuse = [&](const std::string& message) {
+        if (out->json()) out->line({{"event", "error"}, {"message", message}});
+        std::cerr << message << '\n';
+        return 2;
+    };
+    try {
+        const golden_store& store = golden_store::instance();
+        const auto cases = program_cases(store);
+        if (cases.empty()) return refuse("this program runs no case of " + store.root().string());
+        std::vector<std::string> names;
+        for (const auto& [kind, entry] : cases) names.push_back(entry->name());
+        auto chosen = cases.begin();
+        if (wanted.empty()) {
+            const auto notebook = std::find_if(cases.begin(), cases.end(), [](const auto& found) {
+                return found.second->name().find("notebook") != std::string::npos;
+            });
+            if (notebook != cases.end()) chosen = notebook;
+        } else {
+            chosen = std::find_if(cases.begin(), cases.end(), [&](const auto& found) {
+                return found.second->name() == wanted || found.second->path == wanted;
+            });
+            if (chosen == cases.end()) {
+                std::string list;
+                for (const auto& name : names) list += (list.empty() ? "" : ", ") + name;
+                return refuse("exercise " + cases.front().second->exercise + " has no case " +
+                              wanted + "; its cases are " + list);
+            }
+        }
+        const case_kind& kind = *chosen->first;
+        const case_entry& entry = *chosen->second;
+        if (out->json()) {
+            out->line({{"event", "case"},
+                       {"path", entry.path},
+                       {"name", entry.name()},
+                       {"exercise", entry.exercise},
+                       {"kind", entry.kind},
+                       {"source", entry.source},
+                       {"cases", names}});
+        } else {
+            std::cout << "Exercise " << entry.exercise << ", case " << entry.name() << ": "
+                      << entry.kind << " (" << entry.source << ")\n";
+        }
+        for (const auto& name : entry.inputs) {
+            show_tensor(*out, "input", name, store.load(entry.file(name)), nullptr);
+        }
+        for (const auto& name : entry.expected) {
+            const any_tensor golden = store.load(entry.file(name));
+            nlohmann::json matrix =
+                attention_matrix_json(store.case_set(), name, golden, golden, comparison{});
+            if (matrix.is_object()) {
+                matrix.erase("got");
+                matrix.erase("beyond");
+            }
+            show_tensor(*out, "expected", name, golden, std::move(matrix));
+        }
+        show_context context(store, entry, *out);
+        run_case(kind, context);
+        if (out->json()) {
+            out->line({{"event", "end"}});
+        } else if (names.size() > 1) {
+            std::string others;
+            for (const auto& name : names) {
+                if (name != entry.name()) others += (others.empty() ? "" : ", ") + name;
+            }
+            std::cout << "Other cases: " << others << '\n';
+        }
+        return 0;
+    } catch (const std::exception& error) {  // a broken case set: the kit's defect
+        return refuse(error.what());
+    }
+}
+
 }  // namespace
 }  // namespace attn::kit
 
 int main(int argc, char** argv) {
     if (!attn::kit::option(argc, argv, "attn-run-cases").empty()) {
         return attn::kit::run_as_runner(argc, argv);
+    }
+    if (attn::kit::has_flag(argc, argv, "attn-show") ||
+        !attn::kit::option(argc, argv, "attn-show").empty()) {
+        return attn::kit::show_case(attn::kit::option(argc, argv, "attn-show"),
+                                    attn::kit::option(argc, argv, "attn-show-json"));
     }
     // Line by line, so what the student printed before a hang reaches the reader.
     std::setvbuf(stdout, nullptr, _IOLBF, BUFSIZ);
