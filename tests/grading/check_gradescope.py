@@ -2,18 +2,22 @@
 """tests/grading/check_gradescope.py — Gradescope's autograder layout, played out on this machine.
 
     tests/grading/check_gradescope.py CLASS [--hidden CASES] [--rubric FILE] [--student NAME ...]
+                                      [--exercises 01,03,23]
 
 Makes the autograder zip (`tools/grade gradescope-zip`), unzips it into a fresh ROOT/source as
 Gradescope does, runs its setup.sh once (packages, the pristine kit built), then for each
 student (default: solved, reads_hidden, notebook_fitted) puts the files of CLASS/<student> in
 ROOT/submission, runs run_autograder and checks ROOT/results/results.json: its score and
 max_score are expected.py's for that student, its tests add up to its score, it has
-execution_time and output. Also: the zip of a hidden set holds no SECRET_KEY; and, after
-setup.sh and again after grading, a student's uid (61999, no groups) can read nothing of the
-reference solutions, the goldens or the hidden set by ownership and mode alone (as where the
-container refuses namespaces): /autograder/source (0700), the pristine build's copy of the kit
-(grade/.kit-src), the grader's copies of the case sets (.cases), the build's solution
-archives; yet it can read the kit's headers its compile needs. Needs root (setup.sh installs
+execution_time and output. --exercises: only those exercises' files go into the submission
+(a student who did those), so the autograder grades only them; every other exercise is
+listed in results.json at 0, and the score is expected.py's for the slice. Also: the zip of
+a hidden set holds no SECRET_KEY; and, after setup.sh and again after grading, a student's
+uid (61999, no groups) can read nothing of the reference solutions, the goldens or the
+hidden set by ownership and mode alone (as where the container refuses namespaces):
+/autograder/source (0700), the pristine build's copy of the kit (grade/.kit-src), the
+grader's copies of the case sets (.cases), the build's solution archives; yet it can read
+the kit's headers its compile needs. Needs root (setup.sh installs
 packages; the sandbox changes uid). Standard library only.
 """
 
@@ -36,8 +40,11 @@ import expected  # noqa: E402  (this folder, on the path just now)
 
 
 def run_script(script: Path, root: Path) -> None:
+    # CCACHE_BASEDIR: where setup.sh builds the kit, for tools/kit test's ccache (selftest.py's
+    # shared_compiles), which then reuses the grading stage's compiles; without ccache unused.
     done = subprocess.run(["bash", str(script)], capture_output=True, text=True,
-                          env=dict(os.environ, AUTOGRADER_ROOT=str(root)))
+                          env=dict(os.environ, AUTOGRADER_ROOT=str(root),
+                                   CCACHE_BASEDIR=str(root / "grade")))
     if done.returncode != 0:
         raise SystemExit(f"{script.name} failed ({done.returncode}):\n{done.stdout}{done.stderr}")
 
@@ -45,13 +52,36 @@ def run_script(script: Path, root: Path) -> None:
 STUDENT_UID = 61999  # in the sandbox's range (61000-61999), in no group
 
 
+# What as_student runs as the student's uid: Debian's python3, one process for every path
+# (a shell that starts `head` per file took 40 s for the 40,000 paths after grading), else
+# that shell. The same test either way: a file is readable if it opens and a byte reads.
+PROBE_PYTHON = "/usr/bin/python3"
+PROBE = """import os, sys
+for path in sys.stdin.read().splitlines():
+    try:
+        if os.path.isdir(path):
+            os.listdir(path)
+        else:
+            fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+            try:
+                os.read(fd, 1)
+            finally:
+                os.close(fd)
+    except OSError:
+        continue
+    print(path)
+"""
+PROBE_SHELL = ('while IFS= read -r f; do if [ -d "$f" ]; then ls "$f" >/dev/null 2>&1 && '
+               'echo "$f"; else head -c 1 "$f" >/dev/null 2>&1 && echo "$f"; fi; done; exit 0')
+
+
 def as_student(paths: list) -> list:
     """Which of `paths` a student's uid (no groups, no capabilities) can read: a file it can
-    open and read a byte of, a folder it can list. One shell as that uid tries them all."""
-    script = ('while IFS= read -r f; do if [ -d "$f" ]; then ls "$f" >/dev/null 2>&1 && '
-              'echo "$f"; else head -c 1 "$f" >/dev/null 2>&1 && echo "$f"; fi; done; exit 0')
+    open and read a byte of, a folder it can list. One process as that uid tries them all."""
+    probe = ([PROBE_PYTHON, "-I", "-S", "-c", PROBE] if Path(PROBE_PYTHON).is_file()
+             else ["/bin/sh", "-c", PROBE_SHELL])
     done = subprocess.run(["setpriv", f"--reuid={STUDENT_UID}", f"--regid={STUDENT_UID}",
-                           "--clear-groups", "--inh-caps=-all", "/bin/sh", "-c", script],
+                           "--clear-groups", "--inh-caps=-all", *probe],
                           input="".join(f"{path}\n" for path in paths), capture_output=True,
                           text=True, cwd="/")
     if done.returncode != 0:
@@ -135,8 +165,18 @@ def main(argv=None) -> int:
     parser.add_argument("--hidden", type=Path)
     parser.add_argument("--rubric", type=Path)
     parser.add_argument("--student", action="append", dest="names")
+    parser.add_argument("--exercises", metavar="01,03",
+                        help="only these exercises' files go into each submission")
     args = parser.parse_args(argv)
     names = args.names or ["solved", "reads_hidden", "notebook_fitted"]
+    catalogue = expected.catalogue()
+    ids = [exercise["id"] for exercise in catalogue]
+    chosen = args.exercises.split(",") if args.exercises else ids
+    if set(chosen) - set(ids):
+        parser.error(f"--exercises: no exercise {', '.join(sorted(set(chosen) - set(ids)))}")
+    # The files a submission leaves out: the other exercises' (exercises/ or flat alike).
+    left_out = {Path(exercise["stub"]).name for exercise in catalogue
+                if exercise["id"] not in chosen}
     cases = [ROOT / "reference_data"] + ([args.hidden] if args.hidden else [])
     want = expected.expected_gradebook(cases, expected.load_rubric(args.rubric))
 
@@ -164,15 +204,24 @@ def main(argv=None) -> int:
             submission = work / "submission"
             shutil.rmtree(submission, ignore_errors=True)
             shutil.rmtree(work / "results", ignore_errors=True)
-            shutil.copytree(args.students / name, submission)
+            shutil.copytree(args.students / name, submission,
+                            ignore=lambda folder, files: [f for f in files if f in left_out])
             shutil.copyfile(source / "run_autograder", work / "run_autograder")  # as Gradescope
             run_script(work / "run_autograder", work)
             results = json.loads((work / "results" / "results.json").read_text(encoding="utf-8"))
             tests_sum = round(sum(test["score"] for test in results["tests"]), 2)
             row = want[name]
-            for field, got, expect in (("score", results["score"], row["total"]),
+            total = round(sum(row["points"][ex] for ex in chosen), 2)  # a missing file: 0
+            problems += [f"{name}: {test['name']} scores {test['score']}, but its file was not "
+                         f"submitted" for test in results["tests"]
+                         if test["name"][:2] not in chosen and test["score"] != 0]
+            listed = {test["name"][:2] for test in results["tests"]}
+            if listed != set(ids):  # an exercise not submitted is listed too, at 0
+                problems.append(f"{name}: results.json lists the tests of exercises "
+                                f"{', '.join(sorted(listed))}, not every exercise")
+            for field, got, expect in (("score", results["score"], total),
                                        ("max_score", results["max_score"], row["max"]),
-                                       ("sum of the tests' scores", tests_sum, row["total"])):
+                                       ("sum of the tests' scores", tests_sum, total)):
                 if abs(got - expect) > 0.005:
                     problems.append(f"{name}: {field} is {got}, expected {expect}")
             for field in ("execution_time", "output"):
@@ -183,7 +232,9 @@ def main(argv=None) -> int:
         problems += secrets_problems(work, bool(args.hidden), "grading")
         for problem in problems:
             print(problem)
-        print(f"gradescope: {len(names)} submissions graded in the autograder layout: "
+        print(f"gradescope: {len(names)} submissions"
+              + (f" of exercises {','.join(chosen)}" if args.exercises else "")
+              + " graded in the autograder layout: "
               + (f"{len(problems)} problems" if problems else "every score as expected"))
         return 1 if problems else 0
     finally:

@@ -13,8 +13,14 @@
 #    every cell as deserved (notebook_fitted loses its 01 here; reading the public goldens
 #    gains nothing): the students whose grade a hidden set can change, and one of each status;
 # 3. that class's report.html as headless chromium renders it (tests/grading/check_report.py);
-# 4. three of them in Gradescope's autograder layout (tests/grading/check_gradescope.py);
+# 4. three of them in Gradescope's autograder layout (tests/grading/check_gradescope.py), each
+#    submitting a slice of its files;
 # 5. the same students on a one-node Slurm cluster started here (tests/grading/slurm_check.sh).
+# The whole class is graded on every exercise once, by tools/kit test's grading stage: here
+# each run takes a slice (the students and exercises below) that still reaches every code path
+# of its own. Gradescope's setup.sh and tools/grade slurm build the pristine kit again, each in
+# its own folder: under tools/kit test with ccache, from the grading stage's compiles.
+# Each step's time, then all of them in one line at the end ("hidden: steps ...").
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 build=$1 kit_build=$2
@@ -22,8 +28,14 @@ if [ "$(id -u)" != 0 ]; then
   echo "hidden_set_check: NOT RUN: it grades in the sandbox and starts Slurm daemons (root)"
   exit 0
 fi
-stage() { echo "hidden: $1 ($(( $(date +%s) - start )) s so far)"; }
-start=$(date +%s)
+steps=() last=$(date +%s)
+stage() {
+  local now
+  now=$(date +%s)
+  steps+=("$1 $((now - last)) s")
+  echo "hidden: $1 in $((now - last)) s"
+  last=$now
+}
 
 hidden=$(mktemp -d)
 class=$(mktemp -d)
@@ -34,12 +46,17 @@ python3 tests/kit/test_runner_and_judge.py --bin "$build/bin" --stubs "$build/st
   --cases "$hidden/cases" --mistakes
 stage "runner and judge"
 
+# The slice graded here and again on Slurm: a student of each status the gradebook and the
+# merge of shards carry (graded: solved, stubs, half; build-failed: no_compile_03; crashed:
+# segfault_04) and the three whose grade a hidden set decides (notebook_fitted loses its 01,
+# reads_public_goldens and reads_hidden gain nothing); 8 students make 3 shards of 3, 3 and 2.
+# Exercises: the rubric's two (01 all-or-nothing, 03 compiled in one unit with 01) and 04,
+# where segfault_04 crashes. The other 20 exercises, graded here and on Slurm as well, cost
+# CI four minutes and reach no code path of either that 01, 03 and 04 do not.
 some=(--only solved --only stubs --only half --only notebook_fitted --only reads_public_goldens
       --only reads_hidden --only no_compile_03 --only segfault_04)
 chmod o+x "$class"  # the sandbox user compiles against the kit build under --out
 python3 tests/grading/make_class.py "$class/students" "${some[@]}" >/dev/null
-# The rubric's exercises, and 04 where segfault_04 crashes: the other 20 would earn no
-# points, and grading them twice more (here and on Slurm) cost CI four minutes.
 echo '{"points": {"01": 5, "03": 20}, "partial": false}' >"$class/rubric.json"
 graded=(--exercises 01,03,04)
 tools/grade "$class/students" --out "$class/graded" --jobs 2 --hidden "$hidden/cases" \
@@ -54,10 +71,17 @@ python3 tests/grading/check_report.py "$class/graded/report.html" \
   --screenshot "$build/grading-report.png"  # kept for a look
 stage "report"
 
+# The autograder grades each submission on every exercise it holds: each of its three students
+# (solved; reads_hidden and notebook_fitted, the two a hidden set changes, both on 01) submits
+# 01 and 03, the rubric's (compiled as one unit), and 23, the GPU track (compiled alone, on
+# Thrust's OpenMP backend); the 20 files it leaves out are graded as missing, at 0. All 23
+# exercises are still built by setup.sh and listed in each results.json.
 python3 tests/grading/check_gradescope.py "$class/students" --hidden "$hidden/cases" \
-  --rubric "$class/rubric.json" | tail -n 1
+  --rubric "$class/rubric.json" --exercises 01,03,23 | tail -n 1
 stage "Gradescope"
 
 tests/grading/slurm_check.sh --hidden "$hidden/cases" --rubric "$class/rubric.json" \
   "${some[@]}" "${graded[@]}" "$class/graded/gradebook.csv"
 stage "Slurm"
+printf -v joined '%s, ' "${steps[@]}"
+echo "hidden: steps ${joined%, }"

@@ -135,14 +135,18 @@ python3 tests/grading/make_class.py "$work/students" "${students[@]}" >/dev/null
 single=${1:-}
 if [ -z "$single" ]; then
   start=$(date +%s)
-  tools/grade "$work/students" --out "$work/single" --jobs 2 "${options[@]}" | tail -n 1
+  CCACHE_BASEDIR="$work/single" \
+    tools/grade "$work/students" --out "$work/single" --jobs 2 "${options[@]}" | tail -n 1
   echo "slurm_check: the single-machine run (--jobs 2) took $(($(date +%s) - start)) s," \
     "kit build included"
   single="$work/single/gradebook.csv"
 fi
 
 start=$(date +%s)
-tools/grade slurm "$work/students" --out "$work/array" --array 3 --jobs 1 "${options[@]}" \
+# CCACHE_BASEDIR: where the kit is built, so that under tools/kit test (selftest.py's
+# shared_compiles, with ccache) this build reuses the grading stage's compiles.
+CCACHE_BASEDIR="$work/array" \
+  tools/grade slurm "$work/students" --out "$work/array" --array 3 --jobs 1 "${options[@]}" \
   >"$work/log/submit.log"
 submitted=$(date +%s)
 # This cluster runs nothing else: the array and its merge are done when the queue is empty.

@@ -15,7 +15,12 @@ Stages, each timed:
   sanitizers the suite built and run with AddressSanitizer + UBSan (preset selftest-asan), and
              every exercise's sanitized program (what `check` builds on demand)
   hidden     a hidden case set: runner and judge, a class graded with it, its report in
-             chromium, Gradescope's layout and a Slurm cluster (tests/grading/hidden_set_check.sh)
+             chromium, Gradescope's layout and a Slurm cluster (tests/grading/hidden_set_check.sh),
+             each on a slice of the class and its exercises; Gradescope's setup.sh and Slurm
+             build the pristine kit again, with ccache from the grading stage's compiles
+             (shared_compiles)
+The whole class is graded on every exercise once (grading); every stage's time is in the
+summary line at the end ("kit test: N s (build ... s, ...)"), which .ci/run repeats.
 """
 
 from __future__ import annotations
@@ -29,6 +34,8 @@ import tempfile
 import time
 from contextlib import contextmanager
 from pathlib import Path
+
+from kitlib.isolation import isolation, namespaces_problem
 
 from . import build, diagnose, progress, reports, setup, stubs
 from .catalogue import Kit, KitError
@@ -69,6 +76,45 @@ class Stages:
         parts = ", ".join(f"{name} {seconds:.0f} s" + ("" if passed else " (FAILED)")
                           for name, seconds, passed in self.times)
         return f"kit test: {total:.0f} s ({parts})"
+
+
+@contextmanager
+def shared_compiles(kit: Kit, base: Path | None = None):
+    """`--full` builds the pristine kit three times, each in a new folder of the same layout
+    (.kit-src beside .kit-build and .judge-build): the grading stage's, then Gradescope's
+    setup.sh and `tools/grade slurm` in the hidden stage. With ccache on PATH (.ci/run installs
+    it) the builds configured inside this share their compiles: CMake takes the launcher from
+    CMAKE_CXX_COMPILER_LAUNCHER, and CCACHE_BASEDIR (`base`, the build's folder; the hidden
+    stage's scripts set their own) makes every path in a command line relative, so a later
+    build finds the first one's objects (35 s of CPU, not 160). Every compile still runs its
+    command; only its result comes from the cache. A student's compile never goes through
+    ccache: the grader takes its commands from compile_commands.json, which has no launcher."""
+    cache = build.build_dir(kit, PRESET) / "ccache"
+    if shutil.which("ccache") is None or cache.exists() and not os.access(cache, os.W_OK):
+        yield False  # each build compiles everything (another user's cache: not ours to use)
+        return
+    settings = {"CMAKE_CXX_COMPILER_LAUNCHER": "ccache", "CCACHE_DIR": str(cache),
+                "CCACHE_MAXSIZE": "500M",  # about 60 MB a commit
+                # It holds the solutions' objects: root's alone (the grader's lock_down then
+                # sets the mode of every file of a kit build, as without ccache).
+                "CCACHE_UMASK": "077",
+                # The same object wherever the folder is (-g's working directory aside), and
+                # hits on the precompiled headers and on sources exported a moment ago.
+                "CCACHE_NOHASHDIR": "1",
+                "CCACHE_SLOPPINESS": "pch_defines,time_macros,include_file_mtime,"
+                                     "include_file_ctime"}
+    if base is not None:
+        settings["CCACHE_BASEDIR"] = str(base.resolve())
+    saved = {name: os.environ.get(name) for name in settings}
+    os.environ.update(settings)
+    try:
+        yield True
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
 
 
 def python_with_torch(kit: Kit) -> str | None:
@@ -150,8 +196,10 @@ def stub_warnings(ex: dict, build_output: str) -> list:
             and "/solutions/" not in d.path]
 
 
-def build_and_test(kit: Kit, stages: Stages, preset: str, excluded: str) -> None:
-    """The build, the tests (ctest -LE excluded) and the stubs' clean failures of one preset."""
+def build_and_test(kit: Kit, stages: Stages, preset: str, excluded: str,
+                   subsumed: str = "") -> None:
+    """The build, the tests (ctest -LE excluded, and -E subsumed: tests another one of the same
+    run contains) and the stubs' clean failures of one preset."""
     with stages.stage("build" if preset == PRESET else "sanitizers build",
                       f"building both tracks and the kit's tests (preset {preset})") as stage:
         configured, built, build_output = build.configure_and_build(kit, preset)
@@ -160,9 +208,10 @@ def build_and_test(kit: Kit, stages: Stages, preset: str, excluded: str) -> None
             stage["passed"] = False
             return
     with stages.stage("tests" if preset == PRESET else "sanitizers tests",
-                      f"the solutions track and the kit's own tests (ctest -LE '{excluded}')"
-                      ) as stage:
-        ctest = build.run_ctest(kit, preset, "-LE", excluded)
+                      f"the solutions track and the kit's own tests (ctest -LE '{excluded}'"
+                      + (f" -E '{subsumed}')" if subsumed else ")")) as stage:
+        ctest = build.run_ctest(kit, preset, "-LE", excluded,
+                                *(["-E", subsumed] if subsumed else []))
         if ctest.exit_code != 0:
             say(ctest.output.rstrip())  # in full only when something failed
         for line in ctest_summary(ctest):
@@ -204,19 +253,25 @@ def grading_kit_folder(kit: Kit) -> Path:
 def prepare_grading_kit(kit: Kit) -> Path | None:
     """The pristine kit of HEAD that tools/grade grades with (--kit-build), built or brought up
     to date (only what a new commit changed is rebuilt); None, having said why, if it does not
-    build."""
-    tools = str(kit.root / "tools")
-    if tools not in sys.path:
-        sys.path.insert(0, tools)
-    from grader import kitbuild  # noqa: E402  (tools/ is the package root of both)
-
+    build. Built by tools/grade itself (`tools/grade prepare-kit`): kitcli imports no grader."""
     kit_dir = grading_kit_folder(kit)
     kit_dir.mkdir(parents=True, exist_ok=True)
     os.chmod(kit_dir, 0o711)
-    try:
-        kitbuild.prepare(kit_dir, kitbuild.catalogue()["exercises"], os.cpu_count() or 2)
-    except kitbuild.BuildError as error:
-        say(f"  {error}")
+    if shutil.which("ccache") is None:  # configured with it (shared_compiles), now gone
+        for folder in (kit_dir / ".kit-build", kit_dir / ".judge-build"):
+            cache = folder / "CMakeCache.txt"
+            if cache.is_file() and "_COMPILER_LAUNCHER:STRING=ccache" in cache.read_text(
+                    errors="replace"):
+                shutil.rmtree(folder)
+    started = time.monotonic()
+    with shared_compiles(kit, kit_dir):
+        code, output = build.run_command([sys.executable, str(kit.root / "tools" / "grade"),
+                                          "prepare-kit", str(kit_dir)], kit.root)
+    say(f"  the pristine kit of HEAD in {kit_dir}: "
+        + (f"built or brought up to date in {time.monotonic() - started:.0f} s" if code == 0
+           else "does NOT build"))
+    if code != 0:
+        say("  " + output.strip()[-6000:])
         return None
     return kit_dir
 
@@ -224,17 +279,11 @@ def prepare_grading_kit(kit: Kit) -> Path | None:
 def grade_synthetic_class(kit: Kit, full: bool) -> bool:
     """tests/grading/make_class.py, tools/grade, expected.py --check, as root in the sandbox,
     then tests/grading/leftovers.py: nothing of a sandbox uid left anywhere, the kit's export
-    and the class byte for byte unchanged. tools/grade grades the kit's git HEAD (exported, never the
-    working tree). The students whose attack only the sandbox's uid change stops (expected.json's
-    "needs_root") sit out as another user, and those only its namespaces stop
-    ("needs_namespaces") where the machine refuses them (a chroot, a container): their checks
-    are said to be NOT RUN, never passed."""
-    tools = str(kit.root / "tools")
-    if tools not in sys.path:
-        sys.path.insert(0, tools)
-    from grader import kitbuild  # noqa: E402  (tools/ is the package root of both)
-    from grader.sandbox import isolation, namespaces_problem  # noqa: E402
-
+    and the class byte for byte unchanged. tools/grade grades the kit's git HEAD (exported,
+    never the working tree). The students whose attack only the sandbox's uid change stops
+    (expected.json's "needs_root") sit out as another user, and those only its namespaces
+    stop ("needs_namespaces") where the machine refuses them (a chroot, a container): their
+    checks are said to be NOT RUN, never passed."""
     if not (kit.root / ".git").exists():
         say("  skipped: tools/grade builds the kit's git HEAD, and this copy has no .git")
         return True
@@ -253,7 +302,7 @@ def grade_synthetic_class(kit: Kit, full: bool) -> bool:
     kit_dir = prepare_grading_kit(kit)
     if kit_dir is None:
         return False
-    say(f"  the kit's HEAD built in {kit_dir}; grading {diagnose.count(len(chosen), 'student')}"
+    say(f"  grading {diagnose.count(len(chosen), 'student')}"
         + ("" if full else f" on exercises {SLICE_EXERCISES}") + " ...")
     # Under /tmp (searchable by all), 0711: the sandbox's uid must pass through to the class.
     work = Path(tempfile.mkdtemp(prefix="attn-grading."))
@@ -312,7 +361,10 @@ def run(kit: Kit, goldens_check: bool = True, grading: bool = True, full: bool =
                          with_recorder=full and goldens_check and as_root):
         return 1
     write_pristine_stubs(kit)
-    build_and_test(kit, stages, PRESET, "exercises" if full else "exercises|full")
+    # kit.runner_and_judge_mistakes (label full) runs all of kit.runner_and_judge, then the
+    # mistakes: with --full the public set's runner and judge run once, in it.
+    build_and_test(kit, stages, PRESET, "exercises" if full else "exercises|full",
+                   r"^kit\.runner_and_judge$" if full else "")
     if full and goldens_check:
         with stages.stage("goldens", "recomputing every golden with PyTorch (tools/record "
                                      "--check)") as stage:
@@ -339,8 +391,15 @@ def run(kit: Kit, goldens_check: bool = True, grading: bool = True, full: bool =
                 if kit_dir is None:
                     stage["passed"] = False
                 else:
-                    code, output = build.run_command(
-                        [str(script), str(build.build_dir(kit, PRESET)), str(kit_dir)], kit.root)
+                    # Gradescope's setup.sh and tools/grade slurm build the pristine kit again,
+                    # each in its own folder: with ccache, from the grading stage's compiles.
+                    with shared_compiles(kit) as shared:
+                        if not shared:
+                            say("  no ccache here: Gradescope's and Slurm's builds of the kit "
+                                "compile everything again (minutes more; .ci/run installs it)")
+                        code, output = build.run_command(
+                            [str(script), str(build.build_dir(kit, PRESET)), str(kit_dir)],
+                            kit.root)
                     say(output.rstrip()[-6000:])
                     stage["passed"] = code == 0
     say(stages.summary())
