@@ -21,6 +21,7 @@ from pathlib import Path
 
 from . import build
 from .catalogue import Kit, KitError
+from .tables import aligned, number, percent
 from .terminal import Heartbeat, say
 
 # The benchmarks are timed in an optimised build: build-release/ (the GPU track on Thrust's
@@ -202,28 +203,18 @@ def json_lines(rows: list) -> str:
     return "\n".join(lines)
 
 
-def number(value, digits: int) -> str:
-    return "—" if value is None else f"{value:.{digits}f}"
-
-
 def table(rows: list) -> str:
     """The rows for people: one line each, aligned."""
-    header = ("implementation", "backend", "B", "T", "threads", "ms median", "min–max",
-              "GFLOP/s", "of sgemm", "× PyTorch", "")
-    lines = [header]
+    lines = [("implementation", "backend", "B", "T", "threads", "ms median", "min–max",
+              "GFLOP/s", "of sgemm", "× PyTorch", "")]
     for row in rows:
         spread = (f"{row['ms_min']:.1f}–{row['ms_max']:.1f}" if "ms_min" in row and
                   "ms_max" in row else "")
-        fraction = row.get("fraction_of_sgemm")
         lines.append((title(row["impl"], row["backend"]), row["backend"], str(row["B"]),
                       str(row["T"]), str(row["threads"]), number(row["ms_median"], 3), spread,
-                      number(row["gflops"], 1), "—" if fraction is None else f"{fraction:.0%}",
+                      number(row["gflops"], 1), percent(row.get("fraction_of_sgemm")),
                       number(row.get("ratio_to_pytorch"), 2), row.get("note", "")))
-    widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
-    return "\n".join("  ".join(cell.ljust(width) if i < 2 or i == len(header) - 1
-                               else cell.rjust(width)
-                               for i, (cell, width) in enumerate(zip(line, widths))).rstrip()
-                     for line in lines)
+    return aligned(lines)
 
 
 # ---- running --------------------------------------------------------------------------------

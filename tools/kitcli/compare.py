@@ -22,6 +22,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from . import bench
 from .catalogue import Kit, KitError
+from .tables import aligned, number
 from .terminal import Heartbeat, say
 
 CSV_COLUMNS = ("implementation", "impl", "backend", "B", "T", "threads", "ms_median", "gflops",
@@ -47,7 +48,8 @@ def golden_diffs(lines: str) -> dict:
 
 def with_goldens(rows: list, goldens: dict) -> list:
     """Each row with max_abs_diff from its implementation's golden line; an implementation whose
-    kernel throws attn::not_implemented says "not implemented yet" instead of a time."""
+    kernel throws attn::not_implemented (its golden line's status, the C++ side's verdict) says
+    "not implemented yet" instead of a time."""
     result = []
     for row in rows:
         row = dict(row)
@@ -55,19 +57,13 @@ def with_goldens(rows: list, goldens: dict) -> list:
         status = golden.get("status")
         if status == "ok":
             row["max_abs_diff"] = golden["max_abs_diff"]
-        if status == "not_implemented" or row.get("note", "").startswith(NOT_IMPLEMENTED):
+        if status == "not_implemented":
             row.update(ms_median=None, gflops=None, note=NOT_IMPLEMENTED)
             row.pop("ratio_to_pytorch", None)
         elif status == "no_device":
             row["note"] = "needs a GPU"
         result.append(row)
     return result
-
-
-def display_number(value, digits: int, scientific: bool = False) -> str:
-    if value is None:
-        return ""
-    return f"{value:.{digits}e}" if scientific else f"{value:.{digits}f}"
 
 
 def csv_text(rows: list) -> str:
@@ -79,29 +75,23 @@ def csv_text(rows: list) -> str:
         writer.writerow({"implementation": bench.title(row["impl"], row["backend"]),
                          "impl": row["impl"], "backend": row["backend"], "B": row["B"],
                          "T": row["T"], "threads": row["threads"],
-                         "ms_median": display_number(row.get("ms_median"), 4),
-                         "gflops": display_number(row.get("gflops"), 2),
-                         "ratio_to_pytorch": display_number(row.get("ratio_to_pytorch"), 3),
-                         "max_abs_diff": display_number(row.get("max_abs_diff"), 2, True),
+                         "ms_median": number(row.get("ms_median"), 4, missing=""),
+                         "gflops": number(row.get("gflops"), 2, missing=""),
+                         "ratio_to_pytorch": number(row.get("ratio_to_pytorch"), 3, missing=""),
+                         "max_abs_diff": number(row.get("max_abs_diff"), 2, True, missing=""),
                          "note": row.get("note", "")})
     return out.getvalue()
 
 
 def table(rows: list) -> str:
-    header = ("implementation", "backend", "T", "ms median", "GFLOP/s", "× PyTorch",
-              "max |diff| to golden", "")
-    lines = [header]
+    lines = [("implementation", "backend", "T", "ms median", "GFLOP/s", "× PyTorch",
+              "max |diff| to golden", "")]
     for row in rows:
-        diff = row.get("max_abs_diff")
         lines.append((bench.title(row["impl"], row["backend"]), row["backend"], str(row["T"]),
-                      bench.number(row.get("ms_median"), 3), bench.number(row.get("gflops"), 1),
-                      bench.number(row.get("ratio_to_pytorch"), 2),
-                      "—" if diff is None else f"{diff:.1e}", row.get("note", "")))
-    widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
-    return "\n".join("  ".join(cell.ljust(width) if i < 2 or i == len(header) - 1
-                               else cell.rjust(width)
-                               for i, (cell, width) in enumerate(zip(line, widths))).rstrip()
-                     for line in lines)
+                      number(row.get("ms_median"), 3), number(row.get("gflops"), 1),
+                      number(row.get("ratio_to_pytorch"), 2),
+                      number(row.get("max_abs_diff"), 1, True), row.get("note", "")))
+    return aligned(lines)
 
 
 # ---- the plot -------------------------------------------------------------------------------
@@ -124,12 +114,14 @@ def marker(shape: str, x: float, y: float, colour: str) -> str:
         return (f'<rect x="{x - 4:.1f}" y="{y - 4:.1f}" width="8" height="8" fill="{colour}" '
                 'stroke="white" stroke-width="1"/>')
     if shape == "diamond":
-        points = f"{x:.1f},{y - 5.5:.1f} {x + 5.5:.1f},{y:.1f} {x:.1f},{y + 5.5:.1f} {x - 5.5:.1f},{y:.1f}"
+        points = (f"{x:.1f},{y - 5.5:.1f} {x + 5.5:.1f},{y:.1f} "
+                  f"{x:.1f},{y + 5.5:.1f} {x - 5.5:.1f},{y:.1f}")
         return f'<polygon points="{points}" fill="{colour}" stroke="white" stroke-width="1"/>'
     if shape == "triangle":
         points = f"{x:.1f},{y - 5.5:.1f} {x + 5:.1f},{y + 4:.1f} {x - 5:.1f},{y + 4:.1f}"
         return f'<polygon points="{points}" fill="{colour}" stroke="white" stroke-width="1"/>'
-    return f'<circle cx="{x:.1f}" cy="{y:.1f}" r="4.5" fill="{colour}" stroke="white" stroke-width="1"/>'
+    return (f'<circle cx="{x:.1f}" cy="{y:.1f}" r="4.5" fill="{colour}" '
+            'stroke="white" stroke-width="1"/>')
 
 
 def y_ticks(low: float, high: float) -> list:
@@ -188,7 +180,8 @@ def svg(rows: list, title: str, subtitle: str = "", roofline: tuple | None = Non
            f'<text x="{left}" y="28" font-size="17" font-weight="bold" fill="#222">'
            f'{escape(title)}</text>']
     if subtitle:
-        out.append(f'<text x="{left}" y="50" font-size="12.5" fill="#555">{escape(subtitle)}</text>')
+        out.append(f'<text x="{left}" y="50" font-size="12.5" fill="#555">'
+                   f'{escape(subtitle)}</text>')
     # grid and axes
     out.append('<g class="grid" stroke="#e3e3e3" stroke-width="1">')
     for value in y_ticks(low, high):
@@ -204,7 +197,8 @@ def svg(rows: list, title: str, subtitle: str = "", roofline: tuple | None = Non
         out.append(f'<text x="{left - 8}" y="{y_of(value) + 4:.1f}" text-anchor="end">'
                    f'{tick_label(value)}</text>')
     for T in tokens:
-        out.append(f'<text x="{x_of(T):.1f}" y="{top + plot_h + 18}" text-anchor="middle">{T}</text>')
+        out.append(f'<text x="{x_of(T):.1f}" y="{top + plot_h + 18}" text-anchor="middle">'
+                   f'{T}</text>')
     out.append('</g>')
     out.append(f'<text x="{left + plot_w / 2:.1f}" y="{height - 16}" font-size="13" '
                'text-anchor="middle" fill="#222">T (tokens in the sequence)</text>')
@@ -241,11 +235,12 @@ def svg(rows: list, title: str, subtitle: str = "", roofline: tuple | None = Non
         colour, shape, dash = styles[entry["impl"]]
         if entry["timed"]:
             out.append(f'<line x1="{lx}" y1="{legend_y}" x2="{lx + 26}" y2="{legend_y}" '
-                       f'stroke="{colour}" stroke-width="2.2" stroke-dasharray="{dash or "none"}"/>')
+                       f'stroke="{colour}" stroke-width="2.2" '
+                       f'stroke-dasharray="{dash or "none"}"/>')
             out.append(marker(shape, lx + 13, legend_y, colour))
-        for number, line in enumerate(entry["lines"]):
-            named = number < entry["name_lines"]
-            out.append(f'<text x="{lx + 34}" y="{legend_y + 4 + 15 * number}" '
+        for index, line in enumerate(entry["lines"]):
+            named = index < entry["name_lines"]
+            out.append(f'<text x="{lx + 34}" y="{legend_y + 4 + 15 * index}" '
                        f'font-size="{12.5 if named else 11}" '
                        f'fill="{("#222" if entry["timed"] else "#888") if named else "#777"}">'
                        f'{escape(line)}</text>')

@@ -1,0 +1,91 @@
+#!/usr/bin/env python3
+"""tests/kit/test_docs.py — the docs state facts the code keeps: every repository path the
+README and docs/*.md quote in backticks exists, every `tools/kit COMMAND` they quote is a
+command, and docs/maintaining.md's Layout lists every top-level entry of the repository and
+every folder of kit/ and tools/, each of which exists.
+
+    tests/kit/test_docs.py            (ctest: kit.docs_match_the_code)
+"""
+
+import re
+import subprocess
+import sys
+import unittest
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tools"))
+
+from kitcli import cli  # noqa: E402
+
+DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+# A quoted repository path: a top-level entry, then more of a path, no spaces or wildcards.
+TOP = sorted(p.name for p in ROOT.iterdir() if not p.name.startswith(("build", ".git")))
+PATH = re.compile(r"`((?:" + "|".join(re.escape(t) for t in TOP) + r")(?:/[\w.+-]+)*/?)`")
+
+
+def tracked() -> set:
+    listing = subprocess.run(["git", "ls-files"], cwd=ROOT, text=True, capture_output=True)
+    return set(listing.stdout.split())
+
+
+def quoted_paths(text: str) -> set:
+    return {match.group(1) for match in PATH.finditer(text)}
+
+
+def as_included(path: str) -> bool:
+    """`kit/laws.hpp` as an #include names it: kit/core/include/kit/laws.hpp."""
+    return path.startswith("kit/") and (ROOT / "kit" / "core" / "include" / path).is_file()
+
+
+def as_pattern(path: str, files: set) -> bool:
+    """`exercises/NN_name.cpp`, a pattern: NN two digits, name any name, at least one file."""
+    if "NN" not in path:
+        return False
+    pattern = re.compile(re.escape(path).replace("NN", r"\d\d").replace("name", r"[a-z0-9_]+"))
+    return any(pattern.fullmatch(f) for f in files)
+
+
+def layout_entries() -> list:
+    text = (ROOT / "docs" / "maintaining.md").read_text(encoding="utf-8")
+    block = text.split("## Layout", 1)[1].split("```", 2)[1]
+    return [line.split()[0] for line in block.splitlines() if line and not line[0].isspace()]
+
+
+class DocsTest(unittest.TestCase):
+    def test_every_quoted_path_exists(self):
+        files = tracked()
+        folders = {str(Path(f).parent) + "/" for f in files} | {
+            "/".join(f.split("/")[:i]) + "/" for f in files for i in range(1, f.count("/") + 1)}
+        for doc in DOCS:
+            for path in quoted_paths(doc.read_text(encoding="utf-8")):
+                with self.subTest(doc=doc.name, path=path):
+                    self.assertTrue(path in files or path.rstrip("/") + "/" in folders
+                                    or (ROOT / path).exists() or as_included(path)
+                                    or as_pattern(path, files),
+                                    f"{doc.relative_to(ROOT)} quotes `{path}`, which is not in "
+                                    "the repository")
+
+    def test_every_quoted_command_exists(self):
+        commands = set(cli.parser()._subparsers._group_actions[0].choices)
+        for doc in DOCS:
+            for command in re.findall(r"`tools/kit ([a-z]+)", doc.read_text(encoding="utf-8")):
+                with self.subTest(doc=doc.name, command=command):
+                    self.assertIn(command, commands,
+                                  f"{doc.relative_to(ROOT)} quotes `tools/kit {command}`")
+
+    def test_the_layout_lists_every_folder(self):
+        listed = {entry.rstrip("/") for entry in layout_entries()}
+        for entry in layout_entries():
+            self.assertTrue((ROOT / entry).exists(), f"Layout lists {entry}, which is gone")
+        top = {f.split("/")[0] for f in tracked() if not f.startswith(".")}
+        inner = {str(p.relative_to(ROOT)) for parent in ("kit", "tools") for p in
+                 (ROOT / parent).iterdir() if p.is_dir() and p.name != "__pycache__"}
+        for entry in sorted(top | inner | {".ci/run"}):
+            with self.subTest(entry=entry):
+                covered = entry in listed or any(e.startswith(entry + "/") for e in listed)
+                self.assertTrue(covered, f"docs/maintaining.md's Layout does not list {entry}")
+
+
+if __name__ == "__main__":
+    unittest.main()
