@@ -71,6 +71,7 @@ def sdpa_forward(module, x):
     """The class's forward with its four attention steps (scores, mask, softmax, @ values) done
     by scaled_dot_product_attention(is_causal=True)."""
     b, num_tokens, _ = x.shape
+
     def heads(layer):
         return layer(x).view(b, num_tokens, module.num_heads, module.head_dim).transpose(1, 2)
     context = F.scaled_dot_product_attention(heads(module.W_query), heads(module.W_key),

@@ -243,7 +243,8 @@ def check(rows, gradebook: Path, ids, names) -> list[str]:
             continue
         for field in ("total", "max"):
             if differs(line[field], row[field]):
-                problems.append(f"{student}: {field} is {line[field]}, expected {number(row[field])}")
+                problems.append(f"{student}: {field} is {line[field]}, "
+                                f"expected {number(row[field])}")
         for ex in ids:
             if differs(line[column[ex]], row["points"][ex]):
                 passed, of = row["passed"][ex]
@@ -292,7 +293,8 @@ def main(argv=None):
         problems = check(rows, args.check, ids, names)
         for problem in problems:
             print(problem)
-        print(f"{args.check}: {'differs in ' + str(len(problems)) + ' cells' if problems else 'every cell as expected'}")
+        outcome = f"differs in {len(problems)} cells" if problems else "every cell as expected"
+        print(f"{args.check}: {outcome}")
         return 1 if problems else 0
     if args.json:
         print(json.dumps(rows, indent=1))

@@ -43,8 +43,9 @@ class KitFilesTest(unittest.TestCase):
         stub = subprocess.run(["git", "cat-file", "blob", blob], cwd=ROOT, check=True,
                               stdout=subprocess.PIPE, text=True).stdout
         self.assertEqual(device_lint.lint(stub), [])
-        for path in ("solutions/23_fused_attention.cu", "kit/gpu/fast_attention.cu", "kit/gpu/fast_attention_kernels.cuh",
-                     "kit/gpu/fused_module.cu", "kit/gpu/backend.cu",
+        for path in ("solutions/23_fused_attention.cu", "kit/gpu/fast_attention.cu",
+                     "kit/gpu/fast_attention_kernels.cuh", "kit/gpu/fused_module.cu",
+                     "kit/gpu/backend.cu",
                      "include/attn/fused_attention.hpp", "tests/kit/slips/23_fused_attention.cu"):
             self.assertEqual(device_lint.lint_file(ROOT / path), [], path)
 

@@ -125,16 +125,21 @@ class WarningsTest(ThrowawayKitTest):
             "      |                     ~~^~~~~~~~~~~~~~~"])
 
     def test_a_no_op_build_shows_the_remembered_warnings(self):
-        diagnose.remember_warnings(self.kit, self.ex02, recorded("02_normalize_by_sum.sign_compare"))
-        self.assertEqual(len(diagnose.remember_warnings(self.kit, self.ex02, "ninja: no work to do.")), 1)
+        diagnose.remember_warnings(self.kit, self.ex02,
+                                   recorded("02_normalize_by_sum.sign_compare"))
+        self.assertEqual(len(diagnose.remember_warnings(self.kit, self.ex02,
+                                                        "ninja: no work to do.")), 1)
 
     def test_a_changed_file_forgets_them(self):
-        diagnose.remember_warnings(self.kit, self.ex02, recorded("02_normalize_by_sum.sign_compare"))
+        diagnose.remember_warnings(self.kit, self.ex02,
+                                   recorded("02_normalize_by_sum.sign_compare"))
         (self.kit.root / self.ex02["stub"]).write_text("// fixed\n")
-        self.assertEqual(diagnose.remember_warnings(self.kit, self.ex02, "ninja: no work to do."), [])
+        self.assertEqual(diagnose.remember_warnings(self.kit, self.ex02,
+                                                    "ninja: no work to do."), [])
 
     def test_a_clean_compile_forgets_them(self):
-        diagnose.remember_warnings(self.kit, self.ex02, recorded("02_normalize_by_sum.sign_compare"))
+        diagnose.remember_warnings(self.kit, self.ex02,
+                                   recorded("02_normalize_by_sum.sign_compare"))
         clean = "[1/2] Building CXX object CMakeFiles/ex02_exercises.dir/exercises/02_x.cpp.o\n"
         self.assertEqual(diagnose.remember_warnings(self.kit, self.ex02, clean), [])
 

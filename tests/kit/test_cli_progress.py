@@ -69,8 +69,8 @@ class ExerciseStateTest(ThrowawayKitTest):
 
     def test_a_timeout_is_named_from_the_time_ctest_recorded(self):
         self.assertEqual(self.state("05"), (progress.FAILING,
-                                             "timed out after 3 s in softmax_matrix.rows_notebook "
-                                             "(an endless loop?)"))
+                                            "timed out after 3 s in softmax_matrix.rows_notebook "
+                                            "(an endless loop?)"))
 
     def test_its_own_missing_program_is_not_built(self):
         self.assertEqual(self.state("06"), (progress.FAILING, "its test program was not built"))
@@ -119,7 +119,8 @@ class ExerciseStateTest(ThrowawayKitTest):
                                           self.ctest_results)
         self.assertEqual(passing, (progress.DONE, ""))
         (self.kit.root / gpu_exercise["stub"]).write_text(
-            "#include <vector>\nstruct Row {\n    ATTN_HOST_DEVICE void operator()(long row) const {\n"
+            "#include <vector>\nstruct Row {\n"
+            "    ATTN_HOST_DEVICE void operator()(long row) const {\n"
             "        std::vector<float> sums(8);\n    }\n};\n", encoding="utf-8")
         state = progress.exercise_state(self.kit, gpu_exercise, "default", NO_BUILD_OUTPUT,
                                         self.ctest_results)

@@ -123,7 +123,6 @@ class VerdictStreamTest(unittest.TestCase):
                 reports.read_verdicts(path)
 
 
-
 class NamesCheckedAcrossCasesTest(unittest.TestCase):
     """A name one case gives is taken back where another case of the same function shows the
     result is not that mistake: on a 2-token case two slips can give the same numbers."""

@@ -10,11 +10,12 @@ environment variable ATTN_SLIP and declared by one line of the file,
     // slip: out_proj_dropped -> out_proj
 
 which says: with ATTN_SLIP=out_proj_dropped the exercise must fail, and its status line (the
-reason `tools/kit status` and `check` give, tools/kitcli/progress.py) must contain
-"out_proj". What `check` shows of the failures must read as the student's code does: no
-identifier of the test harness (HARNESS) anywhere on it. The build's test_exNN_slips program (cmake/AttnExercise.cmake) runs each slip,
-as `tools/kit check` runs a student's file; without ATTN_SLIP it must be done. A slip the
-numbers cannot tell from another is declared with the words that cover both.
+reason `tools/kit status` and `check` give, tools/kitcli/progress.py) must contain "out_proj".
+What `check` shows of the failures must read as the student's code does: no identifier of the
+test harness (HARNESS) anywhere on it. The build's test_exNN_slips program
+(cmake/AttnExercise.cmake) runs each slip, as `tools/kit check` runs a student's file; without
+ATTN_SLIP it must be done. A slip the numbers cannot tell from another is declared with the
+words that cover both.
 
 ctest runs it per exercise (exNN.slips_named, label kit); --show prints every status line.
 """

@@ -67,7 +67,7 @@ class StudentViewTest(unittest.TestCase):
                      "05_all_context_vectors.calls_earlier_exercises"):
             cls.student_writes(name)
         cls.outputs = {number: cls.kit("check", number) for number in ("01", "02", "03", "04",
-                                                                     "05")}
+                                                                       "05")}
         cls.outputs["02 again"] = cls.kit("check", "02")  # nothing to build this time
         cls.student_writes("03_softmax.always_rows")
         cls.student_writes("04_context_vector.dot_shape_mismatch")

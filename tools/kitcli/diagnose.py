@@ -47,7 +47,8 @@ XIO_ADVICE = ("To print a tensor with <<, add `#include <xtensor/xio.hpp>` at th
               "file: that header declares operator<< for xtensor's tensors.")
 
 
-LONG_TEMPLATE = 80  # an xtensor type's template arguments longer than this are cut: xt::xfunction<…>
+# An xtensor type's template arguments longer than this are cut: xt::xfunction<…>
+LONG_TEMPLATE = 80
 EXPRESSION = re.compile(r"xt::(xfunction|xview|xreducer|xgenerator|xbroadcast|xstrided_view|"
                         r"xindex_view|xscalar)\b")
 EXPRESSION_ADVICE = (

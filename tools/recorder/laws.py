@@ -25,6 +25,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 import torch
 
+
 @dataclass(frozen=True)
 class Law:
     """A law the kind's output obeys whatever the values (kit/core/include/kit/laws.hpp), listed

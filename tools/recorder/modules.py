@@ -178,7 +178,7 @@ def attention_families(project):
         Mistake("column_softmax", "softmax over the columns (dim=0)",
                 "each ROW of the weights belongs to one query and sums to 1: softmax(scores, "
                 "-1).", wrong(lambda x, q, k, v, d_k: torch.softmax(q @ k.T / d_k ** 0.5,
-                                                                      dim=0) @ v)),
+                                                                    dim=0) @ v)),
         Mistake("keys_times_queries", "scored keys @ queries.T (the scores transposed)",
                 "row i of the scores belongs to query i: queries @ keys.T.",
                 wrong(lambda x, q, k, v, d_k: weights(k @ q.T, d_k) @ v)),

@@ -116,8 +116,8 @@ COLUMN_SCORES = [
             lambda keys, query: column_scores(keys, query, divisor=query.shape[0])),
     Mistake("sqrt_of_N", "divided by sqrt(N), the number of tokens",
             "the scale is sqrt of the length of a key column (keys.shape(0)), not of the "
-            "number of keys.", lambda keys, query: column_scores(keys, query,
-                                                                  divisor=math.sqrt(keys.shape[1]))),
+            "number of keys.",
+            lambda keys, query: column_scores(keys, query, divisor=math.sqrt(keys.shape[1]))),
     Mistake("used_rows_of_keys", "dotted the query with ROWS of keys",
             "in the column convention key m is COLUMN m of keys (d_k, N): dot(q, keys[:, m]).",
             lambda keys, query: (keys @ query)[:, 0] / math.sqrt(query.shape[0])

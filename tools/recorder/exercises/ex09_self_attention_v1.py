@@ -52,7 +52,7 @@ def record(exercise):
                          (42, "ch03.ipynb In [23] at torch.manual_seed(42)")):
         state = modules.seeded_v1(seed, d_in=3, d_out=2)
         modules.check_printed(f"SelfAttention_v1 at seed {seed}",
-                      modules.v1_forward(inputs, *state.values()), PRINTED[seed])
+                              modules.v1_forward(inputs, *state.values()), PRINTED[seed])
         exercise.notebook(f"notebook_seed{seed}", SELF_ATTENTION_V1, source, inputs=inputs,
                           **state)
     seeded = "ch03.ipynb In [23] on seeded randn inputs and torch.rand-like weights"

@@ -30,6 +30,7 @@ def v1_before(state):
     """A v1 state_dict's matrices as this exercise's inputs (sa_v1.W_query, ...)."""
     return {f"sa_v1.{key}": value for key, value in state.items()}
 
+
 TRANSFER_WEIGHTS = modules.TransferKind(
     name="transfer_weights", inputs=(*modules.V2_KEYS, *BEFORE),
     outputs=modules.V1_KEYS,

@@ -2,9 +2,10 @@
 In [30]), and the proof that it gives exercise 12's renormalised weights.
 
 Sources cite the public notebook cells: seed 001 §3.5 In [27] = ch03.ipynb In [29]; In [28] =
-In [30]; 001 In [29] prints In [29]'s triu mask (the case future_mask_notebook). 001 masks SelfAttention_v2's scores at seed 42, ch03.ipynb at seed 789: both are
-notebook cases. Reproduced at the printed decimals (checked when recorded, see
-check_printed): 001 In [27] masked row 1 [0.2157, 0.3428, -inf, ...], In [28] row 1
+In [30]; 001 In [29] prints In [29]'s triu mask (the case future_mask_notebook). 001 masks
+SelfAttention_v2's scores at seed 42, ch03.ipynb at seed 789: both are notebook cases.
+Reproduced at the printed decimals (checked when recorded, see check_printed):
+001 In [27] masked row 1 [0.2157, 0.3428, -inf, ...], In [28] row 1
 [0.4775, 0.5225, 0, ...]; ch03.ipynb In [29] row 1 [0.4656, 0.1723, -inf, ...], In [30]
 row 1 [0.5517, 0.4483, 0, ...]. In [30] equals In [28]: the case kind two_ways records
 causal_attention_weights(scores, d_k) minus exercise 12's mask_and_renormalize of

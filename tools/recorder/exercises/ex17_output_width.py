@@ -161,8 +161,8 @@ def record(exercise):
                       **seeded_heads(123, 2, d_out=1))
     exercise.drawn("recorded_three_heads", recorded_kind(3),
                    "exercise-solutions.ipynb, Exercise 3.2's wrapper at other sizes: three heads "
-                   "of d_out 2 (output_width 6), seeded randn weights", drawn_recorded(3, (2, (1, 3)), (5, (1, 9)),
-                                                              (4, (1, 6)), (2, (1, 3))),
+                   "of d_out 2 (output_width 6), seeded randn weights",
+                   drawn_recorded(3, (2, (1, 3)), (5, (1, 9)), (4, (1, 6)), (2, (1, 3))),
                    seed=1704)
     source = ("exercise-solutions.ipynb, Exercise 3.2 with the parameters of "
               "attn::HashedUniform(init_seed): the "

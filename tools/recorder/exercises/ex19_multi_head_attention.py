@@ -31,7 +31,7 @@ def split_no_transpose(projected, num_heads):
     """view(b, num_heads, T, head_dim) at once: the right shape, the wrong numbers."""
     b, T, d_out = projected.shape
     return None if num_heads == 1 or T == 1 else projected.reshape(b, num_heads, T,
-                                                                    d_out // num_heads)
+                                                                   d_out // num_heads)
 
 
 def split_interleaved(projected, num_heads):
@@ -316,7 +316,7 @@ def drawn_projected(batch, tokens, head_dim, num_heads):
 def drawn_heads(batch, num_heads, tokens, head_dim):
     def make(draw):
         return {"heads": draw.randn(*(draw.size(*s) for s in (batch, num_heads, tokens,
-                                                               head_dim)))}
+                                                              head_dim)))}
     return make
 
 

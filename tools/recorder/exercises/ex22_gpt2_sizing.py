@@ -236,7 +236,8 @@ SCORE_BYTES = Kind(
         Mistake(*FLOAT64_WIDTH, lambda b, h, T: int64(b * h * T * T * 8)),
         Mistake("batch_left_out", "the batch left out (one sequence's scores)",
                 "every sequence of the batch has its own scores: (B, num_heads, T, T), "
-                "so multiply by batch too.", lambda b, h, T: int64(h * T * T * 4) if b > 1 else None),
+                "so multiply by batch too.",
+                lambda b, h, T: int64(h * T * T * 4) if b > 1 else None),
         Mistake("heads_left_out", "one head's scores only (num_heads left out)",
                 "every head has its own (T, T) scores: (B, num_heads, T, T).",
                 lambda b, h, T: int64(b * T * T * 4) if h > 1 else None),

@@ -24,7 +24,6 @@ import torch
 
 from .. import causal as cells
 from .. import multihead as mh
-from ..bounds import Tracked
 from ..cases import Kind, recorder
 from ..mistakes import Mistake
 from . import ex19_multi_head_attention as ex19
@@ -260,6 +259,7 @@ ATTENTION_MISTAKES = [
             "exp of a score above ~88 is inf in float32: subtract the running maximum before "
             "exp, as torch.softmax does.", without_max),
 ]
+
 
 @dataclass(frozen=True)
 class KernelKind(Kind):
