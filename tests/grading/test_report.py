@@ -498,6 +498,23 @@ class WrittenByGradeTest(unittest.TestCase):
         self.assertEqual(html_report.named_mistakes(failure("c")), {})
 
 
+class CompactReasonTest(unittest.TestCase):
+    """Outputs that failed alike are said once, from the list grade.py keeps, never by
+    splitting the reason's text (a student's own message may hold "; x: y")."""
+
+    def test_outputs_that_failed_alike_are_said_once(self):
+        failure = {"reason": "weights: too far; weights_sum: too far",
+                   "outputs": [{"name": "weights", "reason": "too far"},
+                               {"name": "weights_sum", "reason": "too far"}]}
+        self.assertEqual(reports.compact_reason(failure), "weights, weights_sum: too far")
+
+    def test_a_students_words_are_not_split(self):
+        words = 'threw "a: b; c: b"'
+        failure = {"reason": f"context: {words}", "outputs": [{"name": "context",
+                                                               "reason": words}]}
+        self.assertEqual(reports.compact_reason(failure), f"context: {words}")
+
+
 class JudgeVerdictsTest(unittest.TestCase):
     """grade.py's judge_set on a verdict file (a stand-in judge writes it): a case is not
     implemented where the judge says so, whatever its reason's words."""

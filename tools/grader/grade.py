@@ -586,10 +586,12 @@ class Grader:
             bad = [checked(o, kind) for o in (verdict or {}).get("outputs", [])
                    if not o["passed"]] or [{"name": "", "reason": reason, "mistake": "",
                                             "hint": ""}]
+            outputs = [{"name": o["name"], "reason": o["reason"] + (
+                f" — {o['diagnosis']}" if o.get("diagnosis") and not o.get("mistake") else "")}
+                for o in bad]
             failure = {"case": path, "reason": "; ".join(
-                (f"{o['name']}: " if o["name"] else "") + o["reason"]
-                + (f" — {o['diagnosis']}" if o.get("diagnosis") and not o.get("mistake") else "")
-                for o in bad),
+                (f"{o['name']}: " if o["name"] else "") + o["reason"] for o in outputs),
+                "outputs": outputs,
                 # Two outputs wrong the same way (weights and context) say it once.
                 "mistake": "; ".join(dict.fromkeys(o["mistake"] for o in bad if o.get("mistake"))),
                 "hint": "; ".join(dict.fromkeys(o["hint"] for o in bad if o.get("hint"))),

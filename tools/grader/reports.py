@@ -75,26 +75,26 @@ def files_lines(record, exercises) -> list:
     return lines
 
 
-_OUTPUT = re.compile(r"([A-Za-z_][A-Za-z0-9_]*): (.*)", re.S)
 not_implemented = html_report.not_implemented
 
 
-def compact_reason(reason: str) -> str:
-    """ "weights: X; weights_sum: X" as "weights, weights_sum: X": outputs that failed alike
-    said once."""
-    parts = [_OUTPUT.fullmatch(part) for part in reason.split("; ")]
-    if len(parts) < 2 or not all(parts):
-        return reason
+def compact_reason(failure: dict) -> str:
+    """A case's reason with the outputs that failed alike said once: "weights, weights_sum: X"
+    for "weights: X; weights_sum: X", from the failed outputs grade.py lists (a failure
+    without that list keeps its reason as it is)."""
+    outputs = failure.get("outputs") or []
+    if len(outputs) < 2 or not all(o["name"] for o in outputs):
+        return printable(failure["reason"])
     by_text = {}
-    for part in parts:
-        by_text.setdefault(part.group(2), []).append(part.group(1))
+    for output in outputs:
+        by_text.setdefault(printable(output["reason"]), []).append(printable(output["name"]))
     return "; ".join(f"{', '.join(names)}: {text}" for text, names in by_text.items())
 
 
 def _what(failure) -> str:
     """What went wrong with a case, in one phrase: its crash (a crash or time-out explains why
     the case has no result), else the judge's reason."""
-    reason = compact_reason(printable(failure["reason"]))
+    reason = compact_reason(failure)
     if failure.get("crash"):
         crash = printable(failure["crash"], one_line=True)
         if failure.get("no_result"):  # the crash is why there is no result

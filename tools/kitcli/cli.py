@@ -98,8 +98,8 @@ def parser() -> argparse.ArgumentParser:
                           help="show these prints in full: a document or cell id's start, "
                                "e.g. 001 or \"003 In [26]\"")
     notebook.add_argument("--all", action="store_true", dest="everything",
-                          help="every print in full; exit 0 only if each one C++ can "
-                               "reproduce matches")
+                          help="every print in full (either way the exit status is 0 only "
+                               "if every print C++ can reproduce matches)")
     catalogue = commands.add_parser(
         "catalogue", help="rewrite the README's generated blocks and the stub_blob values")
     catalogue.add_argument("--check", action="store_true",
