@@ -6,6 +6,7 @@
 #include "kit/testing.hpp"
 
 using attn::kit::case_input;
+using attn::kit::stub_line;
 
 ATTN_CASE(dot_scores) {
     const auto inputs = the_case.input<2>("inputs");  // (T, d_in)
@@ -17,11 +18,11 @@ TEST(DotScoresTest, RejectsQueryOfWrongLength) {
     const auto inputs = case_input<2>("01_dot_scores/notebook_journey", "inputs");
     const auto query = case_input<1>("01_dot_scores/notebook_journey", "query");
     const attn::Vector too_long = xt::zeros<float>({inputs.shape(1) + 1});
-    ATTN_EXPECT_REJECTS(
-        attn::dot_scores(inputs, query), attn::dot_scores(inputs, too_long),
-        "a query of length d_in + 1 = " + std::to_string(too_long.size()), attn::shape_error,
-        "query has shape (" + std::to_string(inputs.shape(1) + 1) + ",)",
-        R"line(checks::require_length("dot_scores", "query", query, 0, inputs.shape(1), "d_in");)line");
+    ATTN_EXPECT_REJECTS(attn::dot_scores(inputs, query), attn::dot_scores(inputs, too_long),
+                        "a query of length d_in + 1 = " + std::to_string(too_long.size()),
+                        attn::shape_error,
+                        "query has shape (" + std::to_string(inputs.shape(1) + 1) + ",)",
+                        stub_line("require_length(\"dot_scores\", \"query\""));
 }
 
 TEST(DotScoresTest, RejectsEmptyInputs) {
@@ -31,5 +32,5 @@ TEST(DotScoresTest, RejectsEmptyInputs) {
     ATTN_EXPECT_REJECTS(attn::dot_scores(inputs, query), attn::dot_scores(no_tokens, query),
                         "inputs with no tokens, shape " + attn::shape_string(no_tokens.shape()),
                         attn::shape_error, "inputs is empty",
-                        R"line(checks::require_non_empty("dot_scores", "inputs", inputs);)line");
+                        stub_line("require_non_empty(\"dot_scores\", \"inputs\""));
 }

@@ -8,6 +8,7 @@
 #include <xtensor/xmath.hpp>
 
 using attn::kit::case_input;
+using attn::kit::stub_line;
 
 ATTN_CASE(normalize_by_sum) {
     const auto scores = the_case.input<1>("scores");  // (T,)
@@ -17,8 +18,7 @@ ATTN_CASE(normalize_by_sum) {
 
 TEST(NormalizeBySumTest, RejectsEmptyScores) {
     const auto scores = case_input<1>("02_normalize_by_sum/notebook_journey", "scores");
-    ATTN_EXPECT_REJECTS(
-        attn::normalize_by_sum(scores), attn::normalize_by_sum(attn::Vector{}),
-        "no scores, shape (0,)", attn::shape_error, "scores is empty",
-        R"line(checks::require_non_empty("normalize_by_sum", "scores", scores);)line");
+    ATTN_EXPECT_REJECTS(attn::normalize_by_sum(scores), attn::normalize_by_sum(attn::Vector{}),
+                        "no scores, shape (0,)", attn::shape_error, "scores is empty",
+                        stub_line("require_non_empty(\"normalize_by_sum\", \"scores\""));
 }

@@ -7,6 +7,7 @@
 #include "kit/testing.hpp"
 
 using attn::kit::case_input;
+using attn::kit::stub_line;
 
 ATTN_CASE(attention_scores_loops) {
     const auto inputs = the_case.input<2>("inputs");  // (T, d_in)
@@ -28,16 +29,15 @@ TEST(AllContextVectorsTest, RejectsEmptyInputs) {
     const attn::Matrix no_tokens = xt::zeros<float>({std::size_t{0}, inputs.shape(1)});
     const std::string no_rows =
         "inputs with no tokens, shape " + attn::shape_string(no_tokens.shape());
-    ATTN_EXPECT_REJECTS(
-        attn::attention_scores_loops(inputs), attn::attention_scores_loops(no_tokens), no_rows,
-        attn::shape_error, "inputs is empty",
-        R"line(checks::require_non_empty("attention_scores_loops", "inputs", inputs);)line");
-    ATTN_EXPECT_REJECTS(
-        attn::attention_scores_matmul(inputs), attn::attention_scores_matmul(no_tokens), no_rows,
-        attn::shape_error, "inputs is empty",
-        R"line(checks::require_non_empty("attention_scores_matmul", "inputs", inputs);)line");
-    ATTN_EXPECT_REJECTS(
-        attn::all_context_vectors(inputs), attn::all_context_vectors(no_tokens), no_rows,
-        attn::shape_error, "inputs is empty",
-        R"line(checks::require_non_empty("all_context_vectors", "inputs", inputs);)line");
+    ATTN_EXPECT_REJECTS(attn::attention_scores_loops(inputs),
+                        attn::attention_scores_loops(no_tokens), no_rows, attn::shape_error,
+                        "inputs is empty",
+                        stub_line("require_non_empty(\"attention_scores_loops\", \"inputs\""));
+    ATTN_EXPECT_REJECTS(attn::attention_scores_matmul(inputs),
+                        attn::attention_scores_matmul(no_tokens), no_rows, attn::shape_error,
+                        "inputs is empty",
+                        stub_line("require_non_empty(\"attention_scores_matmul\", \"inputs\""));
+    ATTN_EXPECT_REJECTS(attn::all_context_vectors(inputs), attn::all_context_vectors(no_tokens),
+                        no_rows, attn::shape_error, "inputs is empty",
+                        stub_line("require_non_empty(\"all_context_vectors\", \"inputs\""));
 }

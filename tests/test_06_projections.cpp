@@ -10,6 +10,7 @@
 #include <string>
 
 using attn::kit::case_input;
+using attn::kit::stub_line;
 
 ATTN_CASE(project_token) {
     const auto x = the_case.input<1>("x");  // (d_in,)
@@ -36,18 +37,17 @@ TEST(ProjectionsTest, RejectsWeightOfWrongInputSize) {
     const attn::Matrix W_transposed = xt::transpose(W);  // (2, 3): nn.Linear's layout
     const std::string transposed =
         "W transposed, shape " + attn::shape_string(W_transposed.shape()) + " = (d_out, d_in)";
-    ATTN_EXPECT_REJECTS(
-        attn::project_rows(inputs, W), attn::project_rows(inputs, W_transposed), transposed,
-        attn::shape_error,
-        "W has shape " + attn::shape_string(W_transposed.shape()) +
-            ", but its dimension 0 must equal d_in (inputs.shape(1)) = " +
-            std::to_string(inputs.shape(1)),
-        R"line(checks::require_length("project_rows", "W", W, 0, inputs.shape(1), "d_in (inputs.shape(1))");)line");
+    ATTN_EXPECT_REJECTS(attn::project_rows(inputs, W), attn::project_rows(inputs, W_transposed),
+                        transposed, attn::shape_error,
+                        "W has shape " + attn::shape_string(W_transposed.shape()) +
+                            ", but its dimension 0 must equal d_in (inputs.shape(1)) = " +
+                            std::to_string(inputs.shape(1)),
+                        stub_line("require_length(\"project_rows\", \"W\""));
     const attn::Vector x_2 = xt::row(inputs, 1);
-    ATTN_EXPECT_REJECTS(
-        attn::project_token(x_2, W), attn::project_token(x_2, W_transposed), transposed,
-        attn::shape_error, "must equal d_in (the length of x) = " + std::to_string(x_2.shape(0)),
-        R"line(checks::require_length("project_token", "W", W, 0, x.shape(0), "d_in (the length of x)");)line");
+    ATTN_EXPECT_REJECTS(attn::project_token(x_2, W), attn::project_token(x_2, W_transposed),
+                        transposed, attn::shape_error,
+                        "must equal d_in (the length of x) = " + std::to_string(x_2.shape(0)),
+                        stub_line("require_length(\"project_token\", \"W\""));
 }
 
 TEST(ProjectionsTest, RejectsBiasThatIsNotOneColumn) {
@@ -60,13 +60,13 @@ TEST(ProjectionsTest, RejectsBiasThatIsNotOneColumn) {
                         "b as a row, shape " + attn::shape_string(b_row.shape()), attn::shape_error,
                         "b must be one column, shape (d_out, 1), but has shape " +
                             attn::shape_string(b_row.shape()),
-                        R"line(checks::require_column("project_columns", "b", b, "d_out");)line");
+                        stub_line("require_column(\"project_columns\", \"b\""));
     const attn::Matrix b_short = xt::zeros<float>({W.shape(0) - 1, std::size_t{1}});
-    ATTN_EXPECT_REJECTS(
-        attn::project_columns(W, X, b), attn::project_columns(W, X, b_short),
-        "b of d_out - 1 = " + std::to_string(b_short.shape(0)) + " rows", attn::shape_error,
-        "must equal d_out (W.shape(0)) = " + std::to_string(W.shape(0)),
-        R"line(checks::require_length("project_columns", "b", b, 0, W.shape(0), "d_out (W.shape(0))");)line");
+    ATTN_EXPECT_REJECTS(attn::project_columns(W, X, b), attn::project_columns(W, X, b_short),
+                        "b of d_out - 1 = " + std::to_string(b_short.shape(0)) + " rows",
+                        attn::shape_error,
+                        "must equal d_out (W.shape(0)) = " + std::to_string(W.shape(0)),
+                        stub_line("require_length(\"project_columns\", \"b\""));
 }
 
 TEST(ProjectionsTest, RejectsTokensOfWrongSize) {
@@ -80,10 +80,10 @@ TEST(ProjectionsTest, RejectsTokensOfWrongSize) {
         "X with its tokens as rows, shape " + attn::shape_string(X_rows.shape()), attn::shape_error,
         "X has shape " + attn::shape_string(X_rows.shape()) +
             ", but its dimension 0 must equal D (W.shape(1)) = " + std::to_string(W.shape(1)),
-        R"line(checks::require_length("project_columns", "X", X, 0, W.shape(1), "D (W.shape(1))");)line");
+        stub_line("require_length(\"project_columns\", \"X\""));
     const attn::Matrix no_tokens = xt::zeros<float>({X.shape(0), std::size_t{0}});
     ATTN_EXPECT_REJECTS(attn::project_columns(W, X, b), attn::project_columns(W, no_tokens, b),
                         "X with no tokens, shape " + attn::shape_string(no_tokens.shape()),
                         attn::shape_error, "X is empty",
-                        R"line(checks::require_non_empty("project_columns", "X", X);)line");
+                        stub_line("require_non_empty(\"project_columns\", \"X\""));
 }

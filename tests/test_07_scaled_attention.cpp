@@ -15,6 +15,7 @@
 #include <string>
 
 using attn::kit::case_input;
+using attn::kit::stub_line;
 
 ATTN_CASE(attention_scores) {
     const auto query = the_case.input<1>("query");  // (d_k,)
@@ -68,21 +69,19 @@ TEST(ScaledAttentionTest, RejectsKeysOfAnotherLength) {
         "keys has shape " + attn::shape_string(keys_transposed.shape()) +
             ", but its dimension 1 must equal d_k (the length of query) = " +
             std::to_string(query.shape(0)),
-        R"line(checks::require_length("attention_scores", "keys", keys, 1, query.shape(0), "d_k (the length of query)");)line");
+        stub_line("require_length(\"attention_scores\", \"keys\""));
 }
 
 TEST(ScaledAttentionTest, RejectsZeroKeyLength) {
     const auto scores = case_input<1>("07_scaled_attention/weights_seed42", "scores");
     const std::size_t some_d_k = scores.size();  // any d_k > 0 is valid
-    ATTN_EXPECT_REJECTS(
-        attn::scaled_attention_weights(scores, some_d_k), attn::scaled_attention_weights(scores, 0),
-        "d_k = 0", std::invalid_argument, "d_k is 0",
-        R"line(if (d_k == 0) { throw std::invalid_argument("scaled_attention_weights: d_k is 0, ..."); })line");
-    ATTN_EXPECT_REJECTS(
-        attn::scaled_attention_weights(scores, 1),
-        attn::scaled_attention_weights(attn::Vector{}, 1), "no scores, shape (0,)",
-        attn::shape_error, "scores is empty",
-        R"line(checks::require_non_empty("scaled_attention_weights", "scores", scores);)line");
+    ATTN_EXPECT_REJECTS(attn::scaled_attention_weights(scores, some_d_k),
+                        attn::scaled_attention_weights(scores, 0), "d_k = 0", std::invalid_argument,
+                        "d_k is 0", stub_line("if (d_k == 0)"));
+    ATTN_EXPECT_REJECTS(attn::scaled_attention_weights(scores, 1),
+                        attn::scaled_attention_weights(attn::Vector{}, 1), "no scores, shape (0,)",
+                        attn::shape_error, "scores is empty",
+                        stub_line("require_non_empty(\"scaled_attention_weights\", \"scores\""));
 }
 
 TEST(ScaledAttentionTest, RejectsWeightsOfWrongLength) {
@@ -93,7 +92,7 @@ TEST(ScaledAttentionTest, RejectsWeightsOfWrongLength) {
         attn::weighted_values(weights, values), attn::weighted_values(one_too_many, values),
         "weights of length T + 1 = " + std::to_string(one_too_many.size()), attn::shape_error,
         "must equal T (values.shape(0)) = " + std::to_string(values.shape(0)),
-        R"line(checks::require_length("weighted_values", "weights", weights, 0, values.shape(0), "T (values.shape(0))");)line");
+        stub_line("require_length(\"weighted_values\", \"weights\""));
     const auto column_values = case_input<2>("07_scaled_attention/column_values_x1", "values");
     const auto column_weights = case_input<1>("07_scaled_attention/column_values_x1", "weights");
     ATTN_EXPECT_REJECTS(
@@ -103,7 +102,7 @@ TEST(ScaledAttentionTest, RejectsWeightsOfWrongLength) {
             " for N = " + std::to_string(column_values.shape(1)) + " tokens",
         attn::shape_error,
         "must equal N (values.shape(1)) = " + std::to_string(column_values.shape(1)),
-        R"line(checks::require_length("weighted_values_column", "weights", weights, 0, values.shape(1), "N (values.shape(1))");)line");
+        stub_line("require_length(\"weighted_values_column\", \"weights\""));
 }
 
 TEST(ScaledAttentionTest, RejectsQueryThatIsNotOneColumn) {
@@ -111,8 +110,8 @@ TEST(ScaledAttentionTest, RejectsQueryThatIsNotOneColumn) {
     const auto queries = case_input<2>(key, "queries");  // (4, 3): every query, not one
     const auto keys = case_input<2>(key, "keys");
     const attn::Matrix query = xt::view(queries, xt::all(), xt::range(0, 1));  // (d_k, 1)
-    const std::string check =
-        R"line(checks::require_column("scaled_scores_column", "query", query, "d_k");)line";
+    const attn::kit::check_line check =
+        stub_line("require_column(\"scaled_scores_column\", \"query\"");
     ATTN_EXPECT_REJECTS(
         attn::scaled_scores_column(keys, query), attn::scaled_scores_column(keys, queries),
         "every query at once, shape " + attn::shape_string(queries.shape()), attn::shape_error,
@@ -137,12 +136,11 @@ TEST(ScaledAttentionTest, RejectsQueryIndexPastTheLastToken) {
         attn::self_attention_column_query(queries, keys, values, N),
         "n = N = " + std::to_string(N) + ", one past the last token", std::out_of_range,
         "n " + std::to_string(N) + " is out of range for " + std::to_string(N) + " tokens",
-        R"line(checks::require_row_index("self_attention_column_query", "n", n, queries.shape(1));)line");
+        stub_line("require_row_index(\"self_attention_column_query\", \"n\""));
     const attn::Matrix fewer_values = xt::view(values, xt::all(), xt::range(0, N - 1));
-    ATTN_EXPECT_REJECTS(
-        attn::self_attention_column_query(queries, keys, values, 0),
-        attn::self_attention_column_query(queries, keys, fewer_values, 0),
-        "values of N - 1 = " + std::to_string(N - 1) + " tokens", attn::shape_error,
-        "must equal N (queries.shape(1)) = " + std::to_string(N),
-        R"line(checks::require_length("self_attention_column_query", "values", values, 1, queries.shape(1), "N (queries.shape(1))");)line");
+    ATTN_EXPECT_REJECTS(attn::self_attention_column_query(queries, keys, values, 0),
+                        attn::self_attention_column_query(queries, keys, fewer_values, 0),
+                        "values of N - 1 = " + std::to_string(N - 1) + " tokens", attn::shape_error,
+                        "must equal N (queries.shape(1)) = " + std::to_string(N),
+                        stub_line("require_length(\"self_attention_column_query\", \"values\""));
 }

@@ -15,6 +15,7 @@
 
 using attn::kit::case_input;
 using attn::kit::kit_line;
+using attn::kit::stub_line;
 
 namespace {
 
@@ -81,29 +82,27 @@ TEST(CausalAttentionTest, RejectsMoreTokensThanContextLength) {
         "x of T = " + std::to_string(T) +
             " tokens, a module whose mask is for context_length = " + std::to_string(T - 1),
         attn::shape_error, "x has T = 6 tokens, more than the context_length = 5",
-        R"line(checks::require_batch("CausalAttention.forward", x, d_in(), context_length());)line");
+        stub_line("require_batch(\"CausalAttention.forward\", x"));
 }
 
 TEST(CausalAttentionTest, RejectsInputOfAnotherDIn) {
     const auto x = case_input<3>("15_causal_attention/notebook", "x");
     const std::size_t T = x.shape(1), d_in = x.shape(x.dimension() - 1);
     const attn::Tensor3 wider = xt::zeros<float>({x.shape(0), T, d_in + 1});
-    ATTN_EXPECT_REJECTS(
-        notebook_module(T).forward(x), notebook_module(T).forward(wider),
-        "x of d_in + 1 = " + std::to_string(d_in + 1) + " features", attn::shape_error,
-        "must equal d_in of the weights = 3",
-        R"line(checks::require_batch("CausalAttention.forward", x, d_in(), context_length());)line");
+    ATTN_EXPECT_REJECTS(notebook_module(T).forward(x), notebook_module(T).forward(wider),
+                        "x of d_in + 1 = " + std::to_string(d_in + 1) + " features",
+                        attn::shape_error, "must equal d_in of the weights = 3",
+                        stub_line("require_batch(\"CausalAttention.forward\", x"));
 }
 
 TEST(CausalAttentionTest, RejectsEmptyBatch) {
     const auto x = case_input<3>("15_causal_attention/notebook", "x");
     const std::size_t T = x.shape(1), d_in = x.shape(x.dimension() - 1);
     const attn::Tensor3 empty = xt::zeros<float>({std::size_t{0}, T, d_in});
-    ATTN_EXPECT_REJECTS(
-        notebook_module(T).forward(x), notebook_module(T).forward(empty),
-        "an empty batch, shape " + attn::shape_string(empty.shape()), attn::shape_error,
-        "x is empty",
-        R"line(checks::require_batch("CausalAttention.forward", x, d_in(), context_length());)line");
+    ATTN_EXPECT_REJECTS(notebook_module(T).forward(x), notebook_module(T).forward(empty),
+                        "an empty batch, shape " + attn::shape_string(empty.shape()),
+                        attn::shape_error, "x is empty",
+                        stub_line("require_batch(\"CausalAttention.forward\", x"));
 }
 
 // The constructor's checks are the kit's (CausalAttention's __init__ is in the header); the

@@ -16,6 +16,7 @@
 
 using attn::kit::case_input;
 using attn::kit::kit_line;
+using attn::kit::stub_line;
 
 ATTN_CASE(unmasked_multi_head_attention) {
     const auto x = the_case.input<3>("x");  // (B, T, d_in)
@@ -52,7 +53,7 @@ TEST(UnmaskedMultiHeadAttentionTest, RejectsInputOfAnotherDIn) {
         notebook_module().forward(x), notebook_module().forward(wider),
         "x of d_in + 1 = " + std::to_string(d_in + 1) + " features", attn::shape_error,
         "must equal d_in of the weights = 4",
-        R"line(checks::require_batch_without_mask("UnmaskedMultiHeadAttention.forward", x, d_in());)line");
+        stub_line("require_batch_without_mask(\"UnmaskedMultiHeadAttention.forward\", x"));
 }
 
 TEST(UnmaskedMultiHeadAttentionTest, RejectsEmptyBatch) {
@@ -63,7 +64,7 @@ TEST(UnmaskedMultiHeadAttentionTest, RejectsEmptyBatch) {
         notebook_module().forward(x), notebook_module().forward(empty),
         "an empty batch, shape " + attn::shape_string(empty.shape()), attn::shape_error,
         "x is empty",
-        R"line(checks::require_batch_without_mask("UnmaskedMultiHeadAttention.forward", x, d_in());)line");
+        stub_line("require_batch_without_mask(\"UnmaskedMultiHeadAttention.forward\", x"));
 }
 
 // The constructor's checks are the kit's (__init__ is in the header); the module's forward

@@ -17,6 +17,7 @@
 #include <vector>
 
 using attn::kit::case_input;
+using attn::kit::stub_line;
 
 namespace {
 
@@ -70,7 +71,7 @@ TEST(TwoHeadsColumnsTest, RejectsEmptyTokens) {
                         attn::multi_head_attention_columns(p.X, p.heads, p.W_c),
                         "X without tokens, shape " + attn::shape_string(p.X.shape()),
                         attn::shape_error, "X is empty",
-                        R"line(checks::require_non_empty(function, "X", X);)line");
+                        stub_line("require_non_empty(function, \"X\""));
 }
 
 TEST(TwoHeadsColumnsTest, RejectsNoHeads) {
@@ -80,7 +81,7 @@ TEST(TwoHeadsColumnsTest, RejectsNoHeads) {
     ATTN_EXPECT_REJECTS(attn::multi_head_attention_columns(good.X, good.heads, good.W_c),
                         attn::multi_head_attention_columns(p.X, p.heads, p.W_c),
                         "an empty list of heads", attn::shape_error, "heads is empty",
-                        R"line(checks::require_column_heads(function, heads, X.shape(0));)line");
+                        stub_line("require_column_heads(function, heads"));
 }
 
 TEST(TwoHeadsColumnsTest, RejectsTokensAsRows) {
@@ -94,7 +95,7 @@ TEST(TwoHeadsColumnsTest, RejectsTokensAsRows) {
         attn::shape_error,
         "heads[0].W_q has shape " + attn::shape_string(p.heads[0].W_q.shape()) +
             ", but its dimension 1 must equal D (X.shape(0)) = " + std::to_string(p.X.shape(0)),
-        R"line(checks::require_column_heads(function, heads, X.shape(0));)line");
+        stub_line("require_column_heads(function, heads"));
 }
 
 TEST(TwoHeadsColumnsTest, RejectsKeysOfAnotherLengthThanTheQueries) {
@@ -108,7 +109,7 @@ TEST(TwoHeadsColumnsTest, RejectsKeysOfAnotherLengthThanTheQueries) {
             ", heads[0].W_q of " + attn::shape_string(p.heads[0].W_q.shape()) + ": another d_k",
         attn::shape_error,
         "must equal d_k (heads[0].W_q.shape(0)) = " + std::to_string(p.heads[0].W_q.shape(0)),
-        R"line(checks::require_column_heads(function, heads, X.shape(0));)line");
+        stub_line("require_column_heads(function, heads"));
 }
 
 TEST(TwoHeadsColumnsTest, RejectsBiasAsARow) {
@@ -122,7 +123,7 @@ TEST(TwoHeadsColumnsTest, RejectsBiasAsARow) {
         attn::shape_error,
         "heads[0].b_q must be one column, shape (d_k, 1), but has shape " +
             attn::shape_string(p.heads[0].b_q.shape()),
-        R"line(checks::require_column_heads(function, heads, X.shape(0));)line");
+        stub_line("require_column_heads(function, heads"));
 }
 
 TEST(TwoHeadsColumnsTest, RejectsAHeadOfOtherShapesThanTheFirst) {
@@ -138,7 +139,7 @@ TEST(TwoHeadsColumnsTest, RejectsAHeadOfOtherShapesThanTheFirst) {
                         attn::shape_error,
                         name + " has shape " + attn::shape_string(p.heads[last].W_v.shape()) +
                             ", but heads[0].W_v has " + attn::shape_string(p.heads[0].W_v.shape()),
-                        R"line(checks::require_column_heads(function, heads, X.shape(0));)line");
+                        stub_line("require_column_heads(function, heads"));
 }
 
 TEST(TwoHeadsColumnsTest, RejectsCombinerOfAnotherWidth) {
@@ -153,5 +154,5 @@ TEST(TwoHeadsColumnsTest, RejectsCombinerOfAnotherWidth) {
         "W_c has shape " + attn::shape_string(p.W_c.shape()) +
             ", but its dimension 1 must equal num_heads * d_v (the rows of the stacked heads) = " +
             std::to_string(stacked_rows),
-        R"line(checks::require_length(function, "W_c", W_c, 1, heads.size() * heads[0].W_v.shape(0), "num_heads * d_v (the rows of the stacked heads)");)line");
+        stub_line("require_length(function, \"W_c\""));
 }

@@ -108,10 +108,20 @@ check_verdict rejection_verdict(const rejection& spec, const call_outcome& valid
     return verdict;
 }
 
+check_verdict broken_rejection(const rejection& spec) {
+    check_verdict verdict;
+    verdict.passed = false;
+    verdict.valid_call_failed = true;  // the test stops
+    verdict.kit_error = true;
+    verdict.message = spec.check.kit_error;
+    return verdict;
+}
+
 void note_check(const check_verdict& verdict) {
     if (verdict.passed) return;
     // A valid call that threw left the check untested: the value cases report that throw.
-    const char* kind = verdict.not_implemented     ? "not_implemented"
+    const char* kind = verdict.kit_error           ? "kit"
+                       : verdict.not_implemented   ? "not_implemented"
                        : verdict.valid_call_failed ? "check_unreached"
                                                    : "check";
     note_failure(verdict.message, {kind, "", {}});

@@ -10,6 +10,7 @@
 #include "kit/cases.hpp"
 #include "kit/compare.hpp"
 #include "kit/golden_store.hpp"
+#include "kit/stub_lines.hpp"
 #include "kit/verdicts.hpp"
 
 #include <gtest/gtest.h>
@@ -28,17 +29,19 @@
 //                       attn::context_vector(inputs, one_too_many),
 //                       "weights of length T + 1 = " + std::to_string(T + 1),
 //                       attn::shape_error, "must equal T = " + std::to_string(T),
-//                       R"line(checks::require_length("context_vector", "weights", ...);)line");
+//                       stub_line("require_length(\"context_vector\", \"weights\""));
 //
 // `valid_call` (the same function on good input) runs first: until it returns, the check
 // is not tested, and the test fails and stops with the stub's not_implemented message (an
 // untouched stub, whose first lines are its checks, would pass it otherwise). Then
 // `invalid_call` must throw `error_type` (or a type derived from it) with `expected` in its
 // message: a string, or all_of(a, b). `bad_input` says in words what is wrong with the
-// invalid call's input. `check` is the stub's line that makes the check, which a failure
-// asks the student to keep (a raw string R"line(...)line", as a line may hold `)"`), or
-// kit_line(file, line) for a check in the kit's own code. A failure says this in at most
-// three lines, the same in every run.
+// invalid call's input. `check` is the line that makes the check, which a failure asks the
+// student to keep: stub_line(fragment) for the stub's statement that contains the fragment
+// (the kit quotes it from the stub; a fragment in no statement, or in several, fails the test
+// as a kit error on both tracks), kit_line(file, line) for a check in the kit's own code, or
+// a string (a raw string R"line(...)line", as a line may hold `)"`) for a line the stub does
+// not have. A failure says this in at most three lines, the same in every run.
 #define ATTN_EXPECT_REJECTS(valid_call, invalid_call, bad_input, error_type, expected, check)   \
     do {                                                                                        \
         const ::attn::kit::check_verdict attn_check_verdict = ::attn::kit::rejects<error_type>( \
@@ -90,14 +93,25 @@ expected_text all_of(const Parts&... parts) {
     return std::vector<std::string>{std::string(parts)...};
 }
 
-// The line that makes a check: the stub's (a string), or kit_line(file, line) for one in the
-// kit's own code.
+// The line that makes a check: the stub's (stub_line(fragment), or a string), or
+// kit_line(file, line) for one in the kit's own code.
 struct check_line {
     check_line(const char* stub_line) : line(stub_line) {}
     check_line(std::string stub_line) : line(std::move(stub_line)) {}
     std::string line;
-    std::string kit_file;  // "" for the stub's line
+    std::string kit_file;   // "" for the stub's line
+    std::string kit_error;  // why stub_line() found no one statement: the test is broken
 };
+
+// The statement of the exercise's stub that contains `fragment`, quoted from the stub:
+//   stub_line("require_non_empty(\"softmax\", \"x\"")
+// is `checks::require_non_empty("softmax", "x", x);`.
+inline check_line stub_line(const std::string& fragment) {
+    quoted_statement quoted = quote_statement(exercise_stub(), fragment);
+    check_line check(std::move(quoted.statement));
+    check.kit_error = std::move(quoted.error);
+    return check;
+}
 
 inline check_line kit_line(std::string file, std::string line) {
     check_line check(std::move(line));
@@ -133,18 +147,24 @@ struct check_verdict {
     bool passed = true;
     bool valid_call_failed = false;  // the check was not tested: the test stops
     bool not_implemented = false;    // because the valid call is still the stub
+    bool kit_error = false;          // the test names no one statement of the stub
     std::string message;             // why it failed, at most three lines
 };
 
 check_verdict rejection_verdict(const rejection& spec, const call_outcome& valid,
                                 const call_outcome& invalid);
 
-// Tells the verdict stream what a failing verdict's failure is (a check, or the stub).
+// The verdict on a rejection whose stub_line() is broken: a kit error; nothing is called.
+check_verdict broken_rejection(const rejection& spec);
+
+// Tells the verdict stream what a failing verdict's failure is (a check, the stub, or a kit
+// error).
 void note_check(const check_verdict& verdict);
 
 template <class Error, class Valid, class Invalid>
 check_verdict rejects(const rejection& spec, Valid&& valid, Invalid&& invalid) {
     call_outcome first, second;
+    if (!spec.check.kit_error.empty()) return broken_rejection(spec);
     try {
         valid();
     } catch (...) {
