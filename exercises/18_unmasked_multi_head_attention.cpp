@@ -19,8 +19,10 @@
 // Check your work: `tools/kit check 18`. Stuck? `tools/kit hint 18`.
 // The notebook's printed tensors, computed in C++ by the kit's solution beside the
 // book's: `tools/kit book "000 In [12]"`.
-//   attn::TorchGenerator torch(42); x = torch.randn<3>({1, 5, 4}); then the module;
-// is the cell's torch.manual_seed(...) and constructor: the same parameters, bit for bit.
+//   attn::TorchGenerator torch(42); const Tensor3 x = torch.randn<3>({1, 5, 4});
+//   UnmaskedMultiHeadAttention mha(4, 2, 2, torch);
+// are the cell's torch.manual_seed(42), torch.randn and constructor: the same numbers, bit
+// for bit.
 //
 // Goal: num_heads heads of attention at once, from ONE projection per Q, K and V. Head h owns
 // head_dim = d_out / num_heads neighbouring columns of each projection, h * head_dim to

@@ -16,8 +16,8 @@
 // Check your work: `tools/kit check 21`. Stuck? `tools/kit hint 21`.
 // The notebook's printed tensors, computed in C++ by the kit's solution beside the
 // book's: `tools/kit book "003 In [72]"`.
-//   attn::TorchGenerator torch(0); every W and b = torch.randn<2>(...) in the cell's order;
-// is the cell's torch.manual_seed(...) and constructor: the same parameters, bit for bit.
+//   attn::TorchGenerator torch(0); then each W and b as torch.randn<2>(shape), in the
+//   cell's order, are its torch.manual_seed(0) and torch.randn calls: the same numbers.
 //
 // Goal: several heads look at the same tokens, the columns of X (D, N). Head h is exercise
 // 08's self-attention with its own parameters; the heads' outputs are stacked on top of each
