@@ -71,6 +71,7 @@ public:
     Parameter parameter(const std::string& name, const Shape& shape, const Init& init) override;
 
 private:
+    float unit_uniform();    // uniform_real_distribution<float>(0, 1): 24 random bits x 2^-24
     double normal_double();  // one N(0, 1) sample in double, PyTorch's small-size path
 
     std::mt19937 engine_;

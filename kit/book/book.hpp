@@ -43,6 +43,8 @@ std::vector<Port> ports_004();  // the book's text of section 3.4.2
 
 // The six "Your journey starts with one step" token embeddings every document starts from.
 Matrix journey_inputs();
+// batch = torch.stack((inputs, inputs), dim=0): two identical sequences, (2, 6, 3).
+Tensor3 journey_batch();
 
 // A tensor of any of the kit's ranks, or a number (a 0-d tensor), as a print.
 template <class Tensor>

@@ -1,6 +1,8 @@
 // kit/book/common.cpp — what every document's ports share.
 #include "book.hpp"
 
+#include <xtensor/xbuilder.hpp>
+
 namespace attn::book {
 
 Matrix journey_inputs() {
@@ -10,6 +12,11 @@ Matrix journey_inputs() {
             {0.22f, 0.58f, 0.33f},   // with     (x^4)
             {0.77f, 0.25f, 0.10f},   // one      (x^5)
             {0.05f, 0.80f, 0.55f}};  // step     (x^6)
+}
+
+Tensor3 journey_batch() {
+    const Matrix inputs = journey_inputs();
+    return xt::stack(xt::xtuple(inputs, inputs), 0);
 }
 
 kit::any_tensor print(float number) { return kit::float_tensor(number); }

@@ -8,7 +8,6 @@
 #include "attn/trainable_attention.hpp"
 #include "book.hpp"
 
-#include <xtensor/xbuilder.hpp>
 #include <xtensor/xmanipulation.hpp>
 #include <xtensor/xview.hpp>
 
@@ -50,11 +49,6 @@ Matrix sa_v2_scores() {
 }
 
 Matrix sa_v2_weights() { return softmax(Matrix(sa_v2_scores() / std::sqrt(2.0f)), -1); }
-
-Tensor3 journey_batch() {
-    const Matrix inputs = journey_inputs();
-    return xt::stack(xt::xtuple(inputs, inputs), 0);
-}
 
 const char* const stale_masked =
     "001's CausalAttention.forward (In [33]) softmaxes the global `masked` of In [27] instead "

@@ -3,20 +3,9 @@
 #include "attn/torch_generator.hpp"
 #include "book.hpp"
 
-#include <xtensor/xbuilder.hpp>
 #include <xtensor/xview.hpp>
 
 namespace attn::book {
-namespace {
-
-// batch = torch.stack((inputs, inputs), dim=0): two identical sequences, (2, 6, 3).
-Tensor3 journey_batch() {
-    const Matrix inputs = journey_inputs();
-    return xt::stack(xt::xtuple(inputs, inputs), 0);
-}
-
-}  // namespace
-
 std::vector<Port> ports_002() {
     return {
         {"002 In [2]", "x_2 = xt::row(inputs, 1)",

@@ -128,6 +128,10 @@ void TorchGenerator::manual_seed(std::uint64_t seed) {
 
 std::uint32_t TorchGenerator::random32() { return static_cast<std::uint32_t>(engine_()); }
 
+float TorchGenerator::unit_uniform() {
+    return static_cast<float>(random32() & 0xffffffu) * (1.0f / 16777216.0f);  // 24 bits
+}
+
 std::uint64_t TorchGenerator::random64() {
     const std::uint64_t high = random32();
     return (high << 32) | random32();
@@ -136,8 +140,7 @@ std::uint64_t TorchGenerator::random64() {
 void TorchGenerator::uniform_(Parameter& tensor, double from, double to) {
     const float low = static_cast<float>(from), high = static_cast<float>(to);
     for (float& value : tensor) {
-        const float x = static_cast<float>(random32() & 0xffffffu) * (1.0f / 16777216.0f);
-        value = std::fma(x, high - low, low);
+        value = std::fma(unit_uniform(), high - low, low);
     }
 }
 
@@ -170,7 +173,7 @@ void TorchGenerator::normal_(Parameter& tensor, double mean, double std) {
     float* data = tensor.data();
     const auto draw_uniforms = [this](float* first, std::size_t count) {
         for (std::size_t i = 0; i < count; ++i) {
-            first[i] = static_cast<float>(random32() & 0xffffffu) * (1.0f / 16777216.0f);
+            first[i] = unit_uniform();
         }
     };
     draw_uniforms(data, size);
