@@ -11,10 +11,11 @@ the same module with its attention done by torch.nn.functional.scaled_dot_produc
 
 Prints one JSON object per line: impl ("pytorch_class" or "pytorch_sdpa"), backend ("CPU" or
 "CUDA"), B, T, threads, ms_median (the median of the repetitions' mean time per forward),
-ms_min and ms_max (the fastest and slowest repetition),
-torch, device; or "skipped" with the reason. The parameters and x are the ones
-benchmarks/attention_bench.cpp uses: attn::HashedUniform(2301) and hashed_uniform(2302, "x", ...)
-(tools/recorder/init.py's rule, the one C++ computes), so both sides run the same numbers.
+ms_min and ms_max (the fastest and slowest repetition), math (fp32 or TF32 products, and
+which kernel SDPA chose), torch, device; or "skipped" with the reason. The parameters and x
+are the ones benchmarks/attention_bench.cpp uses: attn::HashedUniform(2301) and
+hashed_uniform(2302, "x", ...) (tools/recorder/init.py's rule, the one C++ computes), so both
+sides run the same numbers.
 --golden runs both paths on exercise 22's recorded GPT-2 forward case
 (reference_data/22_gpt2_sizing/forward_t64: its seeds, qkv_bias, x) and prints each one's
 max |diff| to the golden.
@@ -122,6 +123,28 @@ def repetitions_ms(run, device: str, repetitions: int, min_time_s: float) -> lis
     return means
 
 
+def math_of(impl: str, module, x, device: str) -> str:
+    """Which arithmetic a path's products use on `device`: on CUDA, float32 matmuls take TF32
+    tensor cores only where torch.backends allows it, and SDPA picks one of its kernels."""
+    if device != "cuda":
+        return "fp32"
+    matmul = "TF32" if torch.backends.cuda.matmul.allow_tf32 else "fp32"
+    if impl == "class":
+        return f"{matmul} matmuls (cuBLAS)"
+    choice = getattr(torch, "_fused_sdp_choice", None)  # private; PyTorch 2.x
+    if choice is None:
+        return f"{matmul} projections; SDPA kernel unknown"
+    shape = (x.shape[0], module.num_heads, x.shape[1], module.head_dim)
+    query = torch.empty(shape, device=device)
+    kernels = {0: "math (unfused matmuls)", 1: "FlashAttention", 2: "memory-efficient (CUTLASS)",
+               3: "cuDNN"}
+    try:
+        kernel = kernels.get(int(choice(query, query, query, None, 0.0, True)), "unknown")
+    except (RuntimeError, TypeError):
+        kernel = "unknown"
+    return f"{matmul} projections; SDPA kernel: {kernel}"
+
+
 def device_name(device: str) -> str:
     if device == "cuda":
         return torch.cuda.get_device_name(0)
@@ -143,7 +166,8 @@ def timings(sizes, device: str, repetitions: int, min_time_s: float):
                 times = repetitions_ms(lambda: forward(impl, module, x), device, repetitions,
                                        min_time_s)
                 row.update(ms_median=round(statistics.median(times), 4),
-                           ms_min=round(min(times), 4), ms_max=round(max(times), 4))
+                           ms_min=round(min(times), 4), ms_max=round(max(times), 4),
+                           math=math_of(impl, module, x, device))
             yield row
 
 

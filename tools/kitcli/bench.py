@@ -37,7 +37,7 @@ BATCHES = (1, 8)
 TOKENS = (128, 256, 512, 1024)
 REFERENCE = "pytorch_class"  # what ratio_to_pytorch divides by
 KEYS = ("impl", "backend", "B", "T", "threads", "ms_median", "gflops", "ratio_to_pytorch",
-        "ms_min", "ms_max", "fraction_of_sgemm")
+        "ms_min", "ms_max", "fraction_of_sgemm", "math")
 SGEMM = "sgemm_rate"   # attention_bench.cpp's OpenBLAS-alone benchmark: the roofline
 NOISY = 0.2            # (max - min) / median of the repetitions beyond which a row says so
 
@@ -167,6 +167,8 @@ def rows_of_pytorch(lines: str) -> list:
         item = json.loads(line)
         row = make_row(item["impl"], f"PyTorch {item['backend']}", item["B"], item["T"],
                        item["threads"], item.get("ms_median"), item.get("skipped", ""))
+        if item.get("math"):
+            row["math"] = item["math"]
         rows.append(with_spread(row, item.get("ms_min"), item.get("ms_max")))
     return rows
 
@@ -239,12 +241,15 @@ def thread_environment(threads: int) -> dict:
     return dict(os.environ, OMP_NUM_THREADS=str(threads), OPENBLAS_NUM_THREADS=str(threads))
 
 
-def build_program(kit: Kit, target: str, preset: str = PRESET) -> tuple:
-    """(the program's path or None, why not). Builds the preset's target."""
+def build_program(kit: Kit, target: str, preset: str = PRESET, no_build: bool = False) -> tuple:
+    """(the program's path or None, why not). Builds the preset's target, or with `no_build`
+    takes the one already built."""
+    program = build.build_dir(kit, preset) / "bin" / target
+    if no_build:
+        return (program, "") if program.exists() else (None, f"{program} is not built")
     say(build.announce(kit, preset, target))
     with Heartbeat(f"building {target}"):
         configured, built, output = build.configure_and_build(kit, preset, target)
-    program = build.build_dir(kit, preset) / "bin" / target
     if configured and built and program.exists():
         return program, ""
     if f"unknown target '{target}'" in output:
@@ -284,10 +289,10 @@ def run_benchmark(kit: Kit, program: Path, arguments: list, threads: int) -> dic
 
 
 def student_rows(kit: Kit, preset: str, arguments: list, threads: int, backend: str,
-                 sizes: list) -> tuple:
+                 sizes: list, no_build: bool = False) -> tuple:
     """(rows, the program or None): the student's exercise 23 timed with the same arguments
     (attn_bench_student), or where it did not build a row per size saying why."""
-    program, why = build_program(kit, STUDENT_PROGRAM, preset)
+    program, why = build_program(kit, STUDENT_PROGRAM, preset, no_build)
     if program is None:
         return [make_row("student", backend, b, t, threads, None, why.split(" (see")[0])
                 for b, t in sizes], None
@@ -322,6 +327,9 @@ def save_run(kit: Kit, context: dict, rows: list) -> Path:
     dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
                            cwd=kit.root, text=True, stdout=subprocess.PIPE,
                            stderr=subprocess.DEVNULL).stdout.strip()
+    copy_of = kit.root / "KIT_COMMIT"  # a copy without .git says which commit it is
+    if not commit and copy_of.is_file():
+        commit, _, dirty = copy_of.read_text().strip().partition("\n")
     when = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
     about = {"run": "tools/kit bench", "date": when, "commit": commit or "unknown",
              "uncommitted_changes": bool(dirty), "backend": context.get("attn_backend", ""),
@@ -335,13 +343,14 @@ def save_run(kit: Kit, context: dict, rows: list) -> Path:
 
 
 def run(kit: Kit, as_json: bool, quick: bool, cuda: bool = False, save: bool = False,
-        threads: tuple = (), batches: tuple = (), tokens: tuple = ()) -> int:
+        threads: tuple = (), batches: tuple = (), tokens: tuple = (),
+        no_build: bool = False) -> int:
     """Times every implementation at each thread count in `threads` (default: every core),
     at B in `batches` and T in `tokens` (default: B = 1, T = 128 when quick, else every
     size), PyTorch and the sgemm roofline in the same run, each ratio and fraction against
     the same thread count's."""
     preset = CUDA_PRESET if cuda else PRESET
-    program, why = build_program(kit, SOLUTIONS_PROGRAM, preset)
+    program, why = build_program(kit, SOLUTIONS_PROGRAM, preset, no_build)
     if program is None:
         raise KitError(why)
     batches = batches or ((1,) if quick else BATCHES)
@@ -354,7 +363,7 @@ def run(kit: Kit, as_json: bool, quick: bool, cuda: bool = False, save: bool = F
         context = report.get("context", {})
         timed = rows_of_benchmark(report, count) + student_rows(
             kit, preset, arguments, count, context.get("attn_backend", "?"),
-            [(b, t) for b in batches for t in tokens])[0]
+            [(b, t) for b in batches for t in tokens], no_build)[0]
         if python:
             timed += rows_of_pytorch(run_pytorch(kit, python,
                                                  pytorch_arguments(quick, batches, tokens), count))

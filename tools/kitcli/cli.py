@@ -82,6 +82,9 @@ def parser() -> argparse.ArgumentParser:
     timing.add_argument("--threads", type=numbers, default=(),
                         help="thread counts to time, each in the same run: 1,2 (default: "
                              "every core)")
+    timing.add_argument("--no-build", action="store_true",
+                        help="time the programs already in the build folder, building nothing "
+                             "(a GPU machine that has the programs but not the build's packages)")
     timing.add_argument("--batches", type=numbers, default=(), help="B values: 1,8")
     timing.add_argument("--tokens", type=numbers, default=(), help="T values: 256,512,1024")
     side_by_side = commands.add_parser(
@@ -145,7 +148,7 @@ def main(argv: list | None = None) -> int:
         if args.command == "bench":
             return bench.run(kit, as_json=args.json, quick=args.quick, cuda=args.cuda,
                              save=args.save, threads=args.threads, batches=args.batches,
-                             tokens=args.tokens)
+                             tokens=args.tokens, no_build=args.no_build)
         if args.command == "compare":
             return compare.run(kit, quick=args.quick, out=args.out, cuda=args.cuda)
         if args.command == "book":

@@ -1,0 +1,26 @@
+#!/bin/bash
+# benchmarks/gpu_machine/grade_class.sh OUT — grades a class of three on exercise 23 with a
+# CUDA kit (ATTN_GPU=CUDA), sandbox included: alice hands in the solution, bob the untouched
+# stub, carol the solution with its softmax scale dropped. Called by run.sh --grade on a GPU
+# machine; the gradebook and the grader's log go to OUT.
+set -uo pipefail
+out=$1
+kit=$(cd "$(dirname "$0")/../.." && pwd)
+class=$(mktemp -d) graded=$(mktemp -d)
+mkdir -p "$class"/{alice,bob,carol}
+cp "$kit/solutions/23_fused_attention.cu" "$class/alice/"
+git -C "$kit" show HEAD:exercises/23_fused_attention.cu > "$class/bob/23_fused_attention.cu" 2>/dev/null ||
+  cp "$kit/exercises/23_fused_attention.cu" "$class/bob/"
+sed 's/score \*= scale;/(void)scale;/' "$kit/solutions/23_fused_attention.cu" \
+  > "$class/carol/23_fused_attention.cu"
+chmod -R a+rX "$class"
+ATTN_GPU=CUDA python3 "$kit/tools/grade" "$class" --out "$graded" --exercises 23 \
+  --build-jobs "$(nproc)" --jobs 3
+status=$?
+cp "$graded/gradebook.csv" "$out/" 2>/dev/null
+tail -c 200000 "$graded/build.log" > "$out/grade-build.log" 2>/dev/null
+cat "$graded/gradebook.csv" 2>/dev/null
+for student in alice bob carol; do
+  echo "-- $student"; head -c 1500 "$graded/students/$student/feedback.txt" 2>/dev/null
+done
+exit $status
