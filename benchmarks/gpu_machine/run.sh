@@ -90,7 +90,7 @@ PYTHON
 
 if $profile && command -v ncu >/dev/null; then
   step "5. Nsight Compute: the fast kernel at B = 8, T = 1024"
-  timeout 180 ncu --section SpeedOfLight --section Occupancy --section LaunchStats \
+  timeout 120 ncu --section SpeedOfLight --section Occupancy --section LaunchStats \
       --launch-count 3 --kernel-name regex:causal_attention \
       build-cuda/bin/attn_bench --benchmark_filter='^fast/B:8/T:1024/' \
       --benchmark_min_time=0.01 --benchmark_repetitions=1 > "$out/ncu.txt" 2>&1
@@ -100,6 +100,6 @@ fi
 
 if $grade; then
   step "6. a class of three graded on exercise 23 with ATTN_GPU=CUDA"
-  timeout 420 benchmarks/gpu_machine/grade_class.sh "$out" 2>&1 | tail -40
+  timeout 240 benchmarks/gpu_machine/grade_class.sh "$out" 2>&1 | tail -40
 fi
 step "done"

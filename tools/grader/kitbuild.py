@@ -245,8 +245,11 @@ def student_link(cmds: ExerciseCommands, obj: str, program: str, weak: bool = Fa
     argv[argv.index(cmds.stub_library)] = obj
     argv[argv.index("-o") + 1] = program
     # lld (the grader's packages) links these programs in 0.13 s, gold (binutils) in 0.18 s,
-    # ld in 0.36 s, once per exercise and student.
-    argv.insert(1, "-fuse-ld=lld" if shutil.which("ld.lld") else "-fuse-ld=gold")
+    # ld in 0.36 s, once per exercise and student. Binutils without gold (2.44+): ld.
+    for linker in ("lld", "gold"):
+        if shutil.which(f"ld.{linker}"):
+            argv.insert(1, f"-fuse-ld={linker}")
+            break
     if weak:
         argv = [part for arg in argv for part in (
             ["-Wl,--whole-archive", arg, "-Wl,--no-whole-archive"]
