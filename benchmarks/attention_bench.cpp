@@ -9,6 +9,8 @@
 //   student  the same module with the student's exercises/23_fused_attention.cu
 //   sgemm_rate  OpenBLAS alone on the QKV projection's shape for 2048 tokens: the machine's
 //            GEMM rate in the same run, the roofline tools/kit bench measures the others by
+//   device_sgemm_rate  on CUDA, cuBLAS alone on that shape for 8192 tokens (B = 8, T = 1024):
+//            the GPU's fp32 GEMM rate in the same run, the roofline of the GPU rows
 // at T in {128, 256, 512, 1024} and B in {1, 8}. One source, two programs, as both tracks of
 // exercise 23 define attn::gpu::fused_causal_attention: attn_bench (cpu, thrust, fast; linked to
 // the solutions) and attn_bench_student (student; linked to the student's file).
@@ -217,6 +219,27 @@ void bench_sgemm(benchmark::State& state) {
         benchmark::Counter(flops / 1e9, benchmark::Counter::kIsIterationInvariantRate);
 }
 
+// The GPU's own fp32 GEMM rate in the same run: the backend's linear (cuBLAS's sgemm, fp32
+// math) on the QKV projection's shape for B * T = 8192 tokens, data resident on the device.
+void bench_device_sgemm(benchmark::State& state) {
+    const auto m = state.range(0), n = state.range(1), k = state.range(2);
+    const std::vector<float> a(static_cast<std::size_t>(m * k), 0.5f);
+    const std::vector<float> weight(static_cast<std::size_t>(n * k), 0.25f);
+    const attn::gpu::DeviceArray a_device(a.data(), a.size());
+    const attn::gpu::DeviceArray weight_device(weight.data(), weight.size());
+    attn::gpu::DeviceArray out(static_cast<std::size_t>(m * n));
+    attn::gpu::linear(a_device.data(), weight_device.data(), nullptr, out.data(), m, k, n);
+    attn::gpu::synchronize();  // warm-up: cuBLAS's handle and kernels
+    for (auto _ : state) {
+        const auto start = Clock::now();
+        attn::gpu::linear(a_device.data(), weight_device.data(), nullptr, out.data(), m, k, n);
+        attn::gpu::synchronize();
+        state.SetIterationTime(std::chrono::duration<double>(Clock::now() - start).count());
+    }
+    state.counters["GFLOP/s"] =
+        benchmark::Counter(2.0 * m * n * k / 1e9, benchmark::Counter::kIsIterationInvariantRate);
+}
+
 double smallest(const std::vector<double>& times) {
     return *std::min_element(times.begin(), times.end());
 }
@@ -242,6 +265,14 @@ void register_benchmarks() {
         ->Args({2048, 3 * static_cast<std::int64_t>(kWidth), static_cast<std::int64_t>(kWidth)})
         ->UseManualTime()
         ->Unit(benchmark::kMillisecond);
+    if (std::string(attn::gpu::backend_name()) == "CUDA" && attn::gpu::device_available()) {
+        benchmark::RegisterBenchmark("device_sgemm_rate", bench_device_sgemm)
+            ->ArgNames({"M", "N", "K"})
+            ->Args({8 * 1024, 3 * static_cast<std::int64_t>(kWidth),
+                    static_cast<std::int64_t>(kWidth)})
+            ->UseManualTime()
+            ->Unit(benchmark::kMillisecond);
+    }
 }
 
 // ---- --golden: each implementation against exercise 22's recorded GPT-2 forward ----------

@@ -27,7 +27,7 @@ ATTN_GPU=CUDA python3 "$kit/tools/grade" "$class" --out "$graded" --exercises 23
   --build-jobs "$(nproc)" --jobs 3
 status=$?
 cp "$graded/gradebook.csv" "$out/" 2>/dev/null
-tail -c 200000 "$graded/build.log" > "$out/grade-build.log" 2>/dev/null
+[ "$status" = 0 ] || tail -c 200000 "$graded/build.log" > "$out/grade-build.log" 2>/dev/null
 cat "$graded/gradebook.csv" 2>/dev/null
 for student in alice bob carol; do
   echo "-- $student"; head -c 1500 "$graded/students/$student/feedback.txt" 2>/dev/null

@@ -39,6 +39,7 @@ for target in "${targets[@]}"; do echo "./bin/$target"; done >> "$pack/files"
 staging=$(mktemp -d)
 tar -C build-cuda -cf - -T "$pack/files" | tar -C "$staging" -xf -
 strip --strip-debug "$staging"/bin/*
+mkdir "$staging/reports"  # where the exercise tests write their verdicts (configure makes it)
 echo "$kit" > "$staging/BUILT_AT"
 tar -C "$staging" -cJf "$pack/build-cuda.tar.xz" .
 rm -rf "$staging" "$pack/files"

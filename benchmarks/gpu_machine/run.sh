@@ -4,11 +4,14 @@
 #   1. the kit's Debian packages unpacked beside the image's files (none overwritten);
 #   2. ctest's gpu label on the packed CUDA build: exercise 23 on both tracks, its slips and
 #      goldens, the fast kernel's goldens, the benchmarks' smoke test;
-#   3. tools/kit bench --cuda (saved to benchmarks/results/), and which kernels PyTorch ran;
+#   3. tools/kit bench --cuda (saved to benchmarks/results/), tools/kit compare --cuda (its
+#      table, compare.csv and compare.svg), and which kernels PyTorch ran;
 #   4. with --profile: Nsight Compute's summary of the fast kernel at B = 8, T = 1024;
 #   5. with --grade: a class of three graded on exercise 23 by a CUDA kit, sandbox included
 #      (the grader builds the kit there: minutes).
-# Logs and results go to $OUT (the device tool's folder), else to ./gpu-run/.
+# Everything printed goes to OUT/run.log too, beside ctest's log, the saved bench run, compare's
+# CSV and plot, the gradebook and Nsight Compute's report: OUT is $OUT (the device tool's
+# folder, which takes back 8 files), else ./gpu-run/.
 set -uo pipefail
 profile=false grade=false
 for argument in "$@"; do
@@ -21,11 +24,12 @@ done
 kit=$(cd "$(dirname "$0")/../.." && pwd)
 out=${OUT:-$kit/gpu-run}
 mkdir -p "$out"
+exec > >(tee "$out/run.log") 2>&1
 step() { echo; echo "== $* ($(date -u +%H:%M:%S))"; }
 
 step "the machine"
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.sm \
-           --format=csv | tee "$out/gpu.csv"
+           --format=csv
 nvcc --version | tail -1
 python3 -c 'import torch; p = torch.cuda.get_device_properties(0)
 print("torch", torch.__version__, "|", p.name, p.multi_processor_count, "SMs")'
@@ -49,7 +53,18 @@ built_at=$(cat "$kit/build-cuda/BUILT_AT")
 if [ "$built_at" != "$kit" ]; then
   mkdir -p "$(dirname "$built_at")" && ln -sfn "$kit" "$built_at"
 fi
-cp "$kit/.device/KIT_COMMIT" "$kit/KIT_COMMIT"
+# The programs are of the packed commit. A .git that says otherwise (a copy of an older state,
+# or commits made since packing) is set aside for this run, so that the saved bench run and the
+# grader name the packed commit (KIT_COMMIT, as a copy without .git does).
+packed=$(head -1 "$kit/.device/KIT_COMMIT")
+if [ "$(git -C "$kit" rev-parse HEAD 2>/dev/null)" != "$packed" ]; then
+  if [ -e "$kit/.git" ]; then
+    echo "the .git here is not at the packed commit $packed: set aside during this run"
+    mv "$kit/.git" "$kit/.git-set-aside"
+  fi
+  cp "$kit/.device/KIT_COMMIT" "$kit/KIT_COMMIT"
+  trap 'rm -f "$kit/KIT_COMMIT"; [ ! -e "$kit/.git-set-aside" ] || mv "$kit/.git-set-aside" "$kit/.git"' EXIT
+fi
 # cuBLAS and the CUDA runtime: the toolkit's, else the pip wheels beside PyTorch.
 for lib in libcublas.so.13 libcudart.so.13; do
   ldconfig -p | grep -q "$lib" && continue
@@ -68,9 +83,10 @@ ctest --test-dir build-cuda -L gpu -j4 --output-on-failure --timeout 300 2>&1 |
   tee "$out/ctest-gpu.log" | tail -40
 
 step "4. tools/kit bench --cuda"
-python3 tools/kit bench --cuda --no-build --save 2>&1 | tee "$out/bench.txt"
+python3 tools/kit bench --cuda --no-build --save
 cp benchmarks/results/bench-*-CUDA.jsonl "$out/" 2>/dev/null
-python3 - <<'PYTHON' 2>&1 | tee "$out/pytorch-kernels.txt"
+python3 tools/kit compare --cuda --no-build --out "$out" 2>&1 | tail -25
+python3 - <<'PYTHON'
 # The CUDA kernels each PyTorch path launches at B = 8, T = 1024: which math SDPA runs.
 import sys
 sys.argv = ["pytorch_timings.py"]

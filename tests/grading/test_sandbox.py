@@ -57,6 +57,46 @@ class SplitTest(unittest.TestCase):
 
 
 @unittest.skipUnless(AS_ROOT, "the sandbox changes uid: root only")
+class ToolchainTest(unittest.TestCase):
+    """The compilers' own folders are in the sandbox when they are outside the system's: a GPU
+    image's nvcc with /opt/gcc/bin/g++ as its host compiler (seen on a lent H100 machine:
+    every student's file failed with "/opt/gcc/bin/g++: No such file or directory")."""
+
+    def setUp(self):
+        self.top = Path(tempfile.mkdtemp(prefix="attn-toolchain-test."))
+        self.addCleanup(shutil.rmtree, self.top)
+
+    def compiler(self, relative: str) -> str:
+        path = self.top / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("#!/bin/sh\n")
+        path.chmod(0o755)
+        return str(path)
+
+    def commands(self, compile_argv, link_argv):
+        return kitbuild.ExerciseCommands(compile_argv, "s.cu", "s.o", link_argv, "lib.a", "p")
+
+    def test_host_compiler_and_linker_prefixes(self):
+        nvcc = self.compiler("cuda/bin/nvcc")
+        gcc = self.compiler("gcc/bin/g++")
+        for host in (["-ccbin", gcc], [f"-ccbin={gcc}"], [f"--compiler-bindir={gcc}"]):
+            with self.subTest(host=host):
+                found = kitbuild.toolchain_dirs(self.commands([nvcc, *host, "-c", "s.cu"],
+                                                              [gcc, "s.o", "-o", "p"]))
+                self.assertEqual(found, [self.top / "cuda", self.top / "gcc"])
+
+    def test_links_are_followed(self):
+        real = self.compiler("opt/cuda-13/bin/nvcc")
+        (self.top / "cuda").symlink_to(self.top / "opt" / "cuda-13")
+        found = kitbuild.toolchain_dirs(self.commands([str(self.top / "cuda/bin/nvcc")],
+                                                      ["/usr/bin/g++"]))
+        self.assertEqual(found, [Path(real).parents[1]])
+
+    def test_system_compilers_need_nothing(self):
+        self.assertEqual(kitbuild.toolchain_dirs(self.commands(["/usr/bin/g++", "-c"],
+                                                               ["/usr/bin/g++"])), [])
+
+
 class UidTest(unittest.TestCase):
     def test_two_sandboxes_never_share_a_uid(self):
         first, second = Sandbox("uid"), Sandbox("uid")

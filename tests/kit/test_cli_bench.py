@@ -142,6 +142,24 @@ class BenchRowsTest(unittest.TestCase):
         self.assertIn(f"{cpu['fraction_of_sgemm']:.0%}", bench.table(list(rows.values())))
         self.assertIsNone(bench.sgemm_gflops({"benchmarks": []}))
 
+    def test_gpu_rows_are_a_fraction_of_the_gpus_sgemm_only(self):
+        cpu = bench.make_row("cpu", "CPU", 8, 1024, 16, 100.0)
+        gpu = bench.make_row("fast", "CUDA", 8, 1024, 16, 2.0)
+        torch = bench.make_row("pytorch_class", "PyTorch CUDA", 8, 1024, 16, 4.0)
+        cpu_rate, gpu_rate = 1000.0, 50000.0
+        rows = bench.with_roofline([cpu, gpu, torch], cpu_rate, gpu_rate)
+        self.assertEqual([row["fraction_of_sgemm"] for row in rows],
+                         [round(row["gflops"] / rate, 3) for row, rate in
+                          zip((cpu, gpu, torch), (cpu_rate, gpu_rate, gpu_rate))])
+        # without the GPU's rate, a GPU row has no fraction (never one of the CPU's sgemm)
+        self.assertEqual(["fraction_of_sgemm" in row
+                          for row in bench.with_roofline([cpu, gpu, torch], cpu_rate)],
+                         [True, False, False])
+        report = {"benchmarks": [benchmark_entry("device_sgemm_rate/M:8192/N:2304/K:768", 1.0,
+                                                 "median", **{"GFLOP/s": gpu_rate})]}
+        self.assertEqual(bench.sgemm_gflops(report, bench.DEVICE_SGEMM), gpu_rate)
+        self.assertIsNone(bench.sgemm_gflops(report))
+
     def test_the_table_has_a_line_per_row(self):
         text = bench.table(self.rows())
         self.assertEqual(len(text.splitlines()), len(self.rows()) + 1)
@@ -152,14 +170,17 @@ class BenchRowsTest(unittest.TestCase):
     def test_quick_arguments_select_the_smallest_size(self):
         arguments = bench.benchmark_arguments(True)
         self.assertIn("--benchmark_format=json", arguments)
-        self.assertIn("--benchmark_filter=/B:(1)/T:(128)/|^sgemm_rate/", arguments)
-        self.assertIn("--benchmark_filter=/B:(1)/T:(128|256)/|^sgemm_rate/",
+        self.assertIn("--benchmark_filter=/B:(1)/T:(128)/|^(sgemm_rate|device_sgemm_rate)/",
+                      arguments)
+        self.assertIn("--benchmark_filter=/B:(1)/T:(128|256)/"
+                      "|^(sgemm_rate|device_sgemm_rate)/",
                       bench.benchmark_arguments(True, (1,), (128, 256)))
         self.assertEqual(bench.pytorch_arguments(True), ["--quick"])
         self.assertEqual(bench.pytorch_arguments(True, (1,), (128, 256)),
                          ["--sizes", "1x128,1x256"])
         self.assertIn("--benchmark_repetitions=5", arguments)
-        self.assertIn("--benchmark_filter=/B:(8)/T:(128|1024)/|^sgemm_rate/",
+        self.assertIn("--benchmark_filter=/B:(8)/T:(128|1024)/"
+                      "|^(sgemm_rate|device_sgemm_rate)/",
                       bench.benchmark_arguments(False, (8,), (128, 1024)))
 
 

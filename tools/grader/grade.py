@@ -150,9 +150,12 @@ class Grader:
         self.commands = {ex["id"]: kitbuild.commands(source, build, ex) for ex in self.exercises}
         self.is_gpu = {ex["id"]: bool(ex.get("gpu")) for ex in self.exercises}
         self.backend = kitbuild.gpu_backend(build)
+        self.toolchain = tuple(sorted({path for ex in self.exercises for path in
+                                       kitbuild.toolchain_dirs(self.commands[ex["id"]])}))
         self.compile_view = tuple(sorted({path for ex in self.exercises for path in
                                           kitbuild.compile_inputs(self.commands[ex["id"]],
-                                                                  [source, build])}))
+                                                                  [source, build])})) \
+            + self.toolchain
         self.build_dir = build
 
         sandbox_root = out / ".sandbox"
@@ -379,8 +382,9 @@ class Grader:
         linked = sandbox.run(kitbuild.student_link(cmds, str(obj), str(program),
                                                    weak=together is not None),
                              str(self.build_dir), Limits(**COMPILE_LIMITS),
-                             View(read_only=(self.build_dir, obj.parent) if together is not None
-                                  else (self.build_dir,), writable=(folder,)),
+                             View(read_only=((self.build_dir, obj.parent) if together is not None
+                                             else (self.build_dir,)) + self.toolchain,
+                                  writable=(folder,)),
                              groups=(LINK_GID,))
         result["timing"]["link"] = round(linked.seconds, 2)
         if linked.status != "ok":

@@ -272,6 +272,38 @@ def compile_inputs(cmds: ExerciseCommands, kit_dirs) -> list:
             if any(path == folder or folder in path.parents for folder in kit_dirs)]
 
 
+# What the sandbox binds anyway (sandbox.py): a compiler installed below these needs nothing more.
+SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+HOST_COMPILER_FLAGS = ("-ccbin", "--compiler-bindir")  # nvcc's host compiler
+
+
+def toolchain_dirs(cmds: ExerciseCommands) -> list:
+    """The install folders of the compilers a student's file is compiled and linked with, where
+    they are outside the system folders the sandbox binds: a GPU image's nvcc calling
+    /opt/gcc/bin/g++ as its host compiler needs /opt/gcc in the sandbox. A compiler in a bin/
+    folder brings its whole prefix (gcc reads its libexec/ and lib/ beside it); links are
+    followed, so /usr/local/cuda -> /opt/cuda-13 brings /opt/cuda-13."""
+    programs = [cmds.compile[0], cmds.link[0]]
+    for index, arg in enumerate(cmds.compile):
+        for flag in HOST_COMPILER_FLAGS:
+            if arg == flag and index + 1 < len(cmds.compile):
+                programs.append(cmds.compile[index + 1])
+            elif arg.startswith(flag + "="):
+                programs.append(arg[len(flag) + 1:])
+    folders = []
+    for program in programs:
+        found = shutil.which(program)
+        if not found:
+            continue
+        real = Path(os.path.realpath(found))
+        prefix = real.parent.parent if real.parent.name == "bin" else real.parent
+        if prefix != Path("/") and prefix not in folders and not any(
+                prefix == Path(system) or Path(system) in prefix.parents
+                for system in SYSTEM_DIRS):
+            folders.append(prefix)
+    return folders
+
+
 def lock_down(kit_dirs, readable: list, link_gid: int) -> None:
     """The pristine kit as the sandbox may see it. Folders: 0711 (passable, not listable).
     Files: root's alone (0600), except what compiling reads (`readable`: the kit's headers and

@@ -38,7 +38,9 @@ TOKENS = (128, 256, 512, 1024)
 REFERENCE = "pytorch_class"  # what ratio_to_pytorch divides by
 KEYS = ("impl", "backend", "B", "T", "threads", "ms_median", "gflops", "ratio_to_pytorch",
         "ms_min", "ms_max", "fraction_of_sgemm", "math")
-SGEMM = "sgemm_rate"   # attention_bench.cpp's OpenBLAS-alone benchmark: the roofline
+SGEMM = "sgemm_rate"   # attention_bench.cpp's OpenBLAS-alone benchmark: the CPU's roofline
+DEVICE_SGEMM = "device_sgemm_rate"  # its cuBLAS-alone benchmark (CUDA): the GPU's roofline
+GPU_BACKENDS = ("CUDA", "PyTorch CUDA")  # rows that ran on the GPU
 NOISY = 0.2            # (max - min) / median of the repetitions beyond which a row says so
 
 # What each implementation is, for people (the table, compare's CSV and plot); where it ran
@@ -136,12 +138,13 @@ def with_spread(row: dict, low: float | None, high: float | None) -> dict:
     return row
 
 
-def sgemm_gflops(report: dict) -> float | None:
-    """The machine's sgemm rate in GFLOP/s, from the same run's sgemm_rate benchmark (its
-    median, else its only run), or None where it did not run."""
+def sgemm_gflops(report: dict, benchmark: str = SGEMM) -> float | None:
+    """The machine's sgemm rate in GFLOP/s, from the same run's sgemm_rate benchmark (or
+    device_sgemm_rate: the GPU's) (its median, else its only run), or None where it did not
+    run."""
     rates = {}
     for entry in report.get("benchmarks", []):
-        if not (entry.get("run_name") or entry.get("name", "")).startswith(SGEMM + "/"):
+        if not (entry.get("run_name") or entry.get("name", "")).startswith(benchmark + "/"):
             continue
         rate = entry.get("GFLOP/s")
         if isinstance(rate, (int, float)) and rate > 0:
@@ -149,12 +152,15 @@ def sgemm_gflops(report: dict) -> float | None:
     return rates.get("median", rates.get("run"))
 
 
-def with_roofline(rows: list, sgemm: float | None) -> list:
-    """Each timed row with fraction_of_sgemm: its GFLOP/s over the machine's sgemm rate."""
-    if not sgemm:
-        return rows
-    return [dict(row, fraction_of_sgemm=round(row["gflops"] / sgemm, 3)) if row.get("gflops")
-            else row for row in rows]
+def with_roofline(rows: list, sgemm: float | None, device_sgemm: float | None = None) -> list:
+    """Each timed row with fraction_of_sgemm: its GFLOP/s over the sgemm rate of what it ran
+    on, the CPU's (OpenBLAS) or the GPU's (cuBLAS); none where that rate was not measured."""
+    result = []
+    for row in rows:
+        rate = device_sgemm if row["backend"] in GPU_BACKENDS else sgemm
+        result.append(dict(row, fraction_of_sgemm=round(row["gflops"] / rate, 3))
+                      if rate and row.get("gflops") else row)
+    return result
 
 
 def rows_of_pytorch(lines: str) -> list:
@@ -263,13 +269,13 @@ def build_program(kit: Kit, target: str, preset: str = PRESET, no_build: bool = 
 def benchmark_arguments(quick: bool, batches=None, tokens=None) -> list:
     """Google Benchmark's flags for one run: JSON, the median, min and max of 5 repetitions,
     the sizes (a benchmark's name is "cpu/B:8/T:1024/manual_time"; by default B = 1, T = 128
-    when quick, else every size) and the sgemm rate."""
+    when quick, else every size) and the sgemm rates (the CPU's, and on CUDA the GPU's)."""
     def alternatives(values):
         return "|".join(str(value) for value in values)
     batches = batches or ((1,) if quick else BATCHES)
     tokens = tokens or ((128,) if quick else TOKENS)
     sizes = "/B:(%s)/T:(%s)/" % (alternatives(batches), alternatives(tokens))
-    return ["--benchmark_format=json", f"--benchmark_filter={sizes}|^{SGEMM}/",
+    return ["--benchmark_format=json", f"--benchmark_filter={sizes}|^({SGEMM}|{DEVICE_SGEMM})/",
             "--benchmark_repetitions=5", "--benchmark_report_aggregates_only=true",
             "--benchmark_min_time=%s" % ("0.05" if quick else "0.2")]
 
@@ -357,7 +363,7 @@ def run(kit: Kit, as_json: bool, quick: bool, cuda: bool = False, save: bool = F
     tokens = tokens or ((128,) if quick else TOKENS)
     arguments = benchmark_arguments(quick, batches, tokens)
     python = torch_python()
-    rows, context, sgemm = [], {}, {}
+    rows, context, sgemm, device_sgemm = [], {}, {}, None
     for count in threads or (os.cpu_count() or 1,):
         report = run_benchmark(kit, program, arguments, count)
         context = report.get("context", {})
@@ -368,7 +374,8 @@ def run(kit: Kit, as_json: bool, quick: bool, cuda: bool = False, save: bool = F
             timed += rows_of_pytorch(run_pytorch(kit, python,
                                                  pytorch_arguments(quick, batches, tokens), count))
         sgemm[count] = sgemm_gflops(report)
-        rows += with_roofline(with_ratios(timed), sgemm[count])
+        device_sgemm = sgemm_gflops(report, DEVICE_SGEMM)
+        rows += with_roofline(with_ratios(timed), sgemm[count], device_sgemm)
     rows.sort(key=sort_key)
     if save:
         saved = save_run(kit, context, rows)
@@ -385,6 +392,9 @@ def run(kit: Kit, as_json: bool, quick: bool, cuda: bool = False, save: bool = F
         say(f"of sgemm: GFLOP/s as a fraction of this machine's OpenBLAS sgemm in the same run "
             f"with as many threads ({rates}: the roofline); min–max: the fastest and slowest "
             "of 5 repetitions")
+    if device_sgemm:
+        say(f"GPU rows: of the GPU's cuBLAS sgemm (fp32) in the same run, {device_sgemm:.0f} "
+            "GFLOP/s")
     if not python:
         say("No PyTorch timings: /usr/bin/python3 cannot import torch "
             "(`tools/kit setup --recorder` installs it).")

@@ -93,6 +93,8 @@ def parser() -> argparse.ArgumentParser:
     side_by_side.add_argument("--quick", action="store_true", help="B = 1, T = 128 only")
     side_by_side.add_argument("--cuda", action="store_true",
                               help="the CUDA build (preset cuda, build-cuda/; needs a GPU)")
+    side_by_side.add_argument("--no-build", action="store_true",
+                              help="use the programs already built, as bench --no-build")
     side_by_side.add_argument("--out", type=Path, help="folder for compare.csv and compare.svg "
                                                        "(default: build/compare/)")
     notebook = commands.add_parser(
@@ -150,7 +152,8 @@ def main(argv: list | None = None) -> int:
                              save=args.save, threads=args.threads, batches=args.batches,
                              tokens=args.tokens, no_build=args.no_build)
         if args.command == "compare":
-            return compare.run(kit, quick=args.quick, out=args.out, cuda=args.cuda)
+            return compare.run(kit, quick=args.quick, out=args.out, cuda=args.cuda,
+                               no_build=args.no_build)
         if args.command == "book":
             return book.run(kit, args.cells, args.everything)
         return generated.catalogue(kit, check=args.check, readme_only=args.readme_only)

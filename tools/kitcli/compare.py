@@ -282,12 +282,13 @@ def run_golden(kit: Kit, command: list, threads: int) -> str:
     return result.stdout
 
 
-def run(kit: Kit, quick: bool, out: Path | None, batch: int = 8, cuda: bool = False) -> int:
+def run(kit: Kit, quick: bool, out: Path | None, batch: int = 8, cuda: bool = False,
+        no_build: bool = False) -> int:
     threads = os.cpu_count() or 1
     preset = bench.CUDA_PRESET if cuda else bench.PRESET
     batches, tokens = ((1,), QUICK_TOKENS) if quick else ((batch,), bench.TOKENS)
     out = out or kit.root / "build" / "compare"
-    solutions, why = bench.build_program(kit, bench.SOLUTIONS_PROGRAM, preset)
+    solutions, why = bench.build_program(kit, bench.SOLUTIONS_PROGRAM, preset, no_build)
     if solutions is None:
         raise KitError(why)
 
@@ -298,7 +299,8 @@ def run(kit: Kit, quick: bool, out: Path | None, batch: int = 8, cuda: bool = Fa
     context = report.get("context", {})
     backend, device = context.get("attn_backend", "?"), context.get("attn_device", "")
     student_rows, student = bench.student_rows(kit, preset, arguments, threads, backend,
-                                               [(b, t) for b in batches for t in tokens])
+                                               [(b, t) for b in batches for t in tokens],
+                                               no_build)
     rows += student_rows
     if student is not None:
         goldens.update(golden_diffs(run_golden(kit, [str(student), "--golden"], threads)))
@@ -324,8 +326,9 @@ def run(kit: Kit, quick: bool, out: Path | None, batch: int = 8, cuda: bool = Fa
     title = f"Causal multi-head attention, GPT-2 width, B = {shown_b}"
     subtitle = f"{backend}: {device}" + (f"; PyTorch on {rows_torch_backend(rows)}"
                                          if python else "") + f"; {threads} CPU threads"
-    sgemm = bench.sgemm_gflops(report)
-    roofline = (shown_b, sgemm) if sgemm and backend != "CUDA" else None  # a CPU roofline
+    # On CUDA the GPU's sgemm rate: the roofline of the rows that matter there.
+    sgemm = bench.sgemm_gflops(report, bench.DEVICE_SGEMM if backend == "CUDA" else bench.SGEMM)
+    roofline = (shown_b, sgemm) if sgemm else None
     (out / "compare.svg").write_text(svg(rows, title, subtitle, roofline), encoding="utf-8")
     say(f"Wrote {out / 'compare.csv'} and {out / 'compare.svg'} (open it in a browser).")
     return 0
