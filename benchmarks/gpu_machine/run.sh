@@ -8,17 +8,18 @@
 #      table, compare.csv and compare.svg), and which kernels PyTorch ran;
 #   4. with --profile: Nsight Compute's summary of the fast kernel at B = 8, T = 1024;
 #   5. with --grade: a class of three graded on exercise 23 by a CUDA kit, sandbox included
-#      (the grader builds the kit there: minutes).
+#      (the grader builds the kit there: minutes); --grade-only: steps 1 and 5 alone.
 # Everything printed goes to OUT/run.log too, beside ctest's log, the saved bench run, compare's
 # CSV and plot, the gradebook and Nsight Compute's report: OUT is $OUT (the device tool's
 # folder, which takes back 8 files), else ./gpu-run/.
 set -uo pipefail
-profile=false grade=false
+profile=false grade=false measure=true
 for argument in "$@"; do
   case $argument in
     --profile) profile=true ;;
     --grade) grade=true ;;
-    *) echo "usage: $0 [--profile] [--grade]" >&2; exit 2 ;;
+    --grade-only) grade=true measure=false ;;
+    *) echo "usage: $0 [--profile] [--grade | --grade-only]" >&2; exit 2 ;;
   esac
 done
 kit=$(cd "$(dirname "$0")/../.." && pwd)
@@ -77,8 +78,9 @@ done
 missing=$(ldd "$kit"/build-cuda/bin/* | grep "not found" | sort -u)
 [ -z "$missing" ] || echo "libraries not found: $missing"
 
-step "3. ctest -L gpu"
 cd "$built_at" || exit 1
+if $measure; then
+step "3. ctest -L gpu"
 ctest --test-dir build-cuda -L gpu -j4 --output-on-failure --timeout 300 2>&1 |
   tee "$out/ctest-gpu.log" | tail -40
 
@@ -113,6 +115,7 @@ if $profile && command -v ncu >/dev/null; then
   grep -E "^  [a-z_]|Duration|Throughput|Registers|Occupancy|Shared Memory|Block Size|Grid" \
     "$out/ncu.txt" | head -60
 fi
+fi  # $measure
 
 if $grade; then
   step "6. a class of three graded on exercise 23 with ATTN_GPU=CUDA"

@@ -296,12 +296,30 @@ def toolchain_dirs(cmds: ExerciseCommands) -> list:
         if not found:
             continue
         real = Path(os.path.realpath(found))
-        prefix = real.parent.parent if real.parent.name == "bin" else real.parent
-        if prefix != Path("/") and prefix not in folders and not any(
-                prefix == Path(system) or Path(system) in prefix.parents
-                for system in SYSTEM_DIRS):
-            folders.append(prefix)
+        for prefix in (real.parent.parent if real.parent.name == "bin" else real.parent,
+                       gcc_prefix(found)):
+            if prefix and prefix != Path("/") and prefix not in folders and not any(
+                    prefix == Path(system) or Path(system) in prefix.parents
+                    for system in SYSTEM_DIRS):
+                folders.append(prefix)
     return folders
+
+
+def gcc_prefix(compiler: str) -> Path | None:
+    """Where a gcc driver is installed, by its own word: /usr/bin/g++ may be a gcc built for
+    /opt/gcc, whose libstdc++.so the link then reads there (seen on a lent H100 machine).
+    `-print-search-dirs` says "install: PREFIX/lib/gcc/TARGET/VERSION/"; None for other
+    compilers (nvcc refuses the flag)."""
+    try:
+        said = subprocess.run([compiler, "-print-search-dirs"], capture_output=True, text=True,
+                              timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    for line in said.stdout.splitlines() if said.returncode == 0 else ():
+        if line.startswith("install:"):
+            install = Path(os.path.realpath(line.split(":", 1)[1].strip()))
+            return install.parents[3] if len(install.parents) > 3 else None
+    return None
 
 
 def lock_down(kit_dirs, readable: list, link_gid: int) -> None:
