@@ -28,6 +28,7 @@ import sys
 import tempfile
 import time
 import unittest
+from unittest import mock
 from pathlib import Path
 
 KIT = Path(__file__).resolve().parents[2]
@@ -85,12 +86,12 @@ class ToolchainTest(unittest.TestCase):
                                                               [gcc, "s.o", "-o", "p"]))
                 self.assertEqual(found, [self.top / "cuda", self.top / "gcc"])
 
-    def test_links_are_followed(self):
+    def test_links_are_followed_and_kept(self):
         real = self.compiler("opt/cuda-13/bin/nvcc")
         (self.top / "cuda").symlink_to(self.top / "opt" / "cuda-13")
         found = kitbuild.toolchain_dirs(self.commands([str(self.top / "cuda/bin/nvcc")],
                                                       ["/usr/bin/g++"]))
-        self.assertEqual(found, [Path(real).parents[1]])
+        self.assertEqual(found, [self.top / "cuda", Path(real).parents[1]])  # named, real
 
     def test_a_gcc_built_for_another_prefix_brings_it(self):
         # /usr/bin/g++ of a gcc configured for PREFIX: only the driver says where it lives
@@ -105,6 +106,34 @@ class ToolchainTest(unittest.TestCase):
     def test_system_compilers_need_nothing(self):
         self.assertEqual(kitbuild.toolchain_dirs(self.commands(["/usr/bin/g++", "-c"],
                                                                ["/usr/bin/g++"])), [])
+
+
+class StudentLinkTest(unittest.TestCase):
+    """A library folder holding a dangling link does not stop a student's link. The GPU image's
+    /opt/gcc/lib/gcc/.../libstdc++.so points nowhere; ld and lld search on, gold stopped there,
+    and every student of a class graded on the H100 machine failed to link."""
+
+    def test_a_dangling_library_link_is_passed_over(self):
+        top = Path(tempfile.mkdtemp(prefix="attn-link-test."))
+        self.addCleanup(shutil.rmtree, top)
+        (top / "lib").mkdir()
+        (top / "lib" / "libstdc++.so").symlink_to("../nowhere/libstdc++.so.6")
+        (top / "main.cpp").write_text("#include <string>\nint main() { return "
+                                      "static_cast<int>(std::string(\"ok\").size()) - 2; }\n")
+        subprocess.run(["g++", "-c", str(top / "main.cpp"), "-o", str(top / "main.o")],
+                       check=True)
+        commands = kitbuild.ExerciseCommands([], "", "", ["g++", f"-L{top / 'lib'}", "stub.a",
+                                                          "-o", "program"], "stub.a", "program")
+        which = shutil.which
+        for lld in (True, False):  # the grader's packages bring lld; a GPU image has none
+            with self.subTest(lld=lld), mock.patch.object(
+                    kitbuild.shutil, "which",
+                    lambda name, **kw: which(name, **kw) if lld or name != "ld.lld" else None):
+                program = top / f"program-{lld}"
+                argv = kitbuild.student_link(commands, str(top / "main.o"), str(program))
+                linked = subprocess.run(argv, capture_output=True, text=True)
+                self.assertEqual(linked.returncode, 0, linked.stderr)
+                self.assertEqual(subprocess.run([str(program)]).returncode, 0)
 
 
 class UidTest(unittest.TestCase):

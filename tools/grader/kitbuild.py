@@ -244,12 +244,12 @@ def student_link(cmds: ExerciseCommands, obj: str, program: str, weak: bool = Fa
     argv = list(cmds.link)
     argv[argv.index(cmds.stub_library)] = obj
     argv[argv.index("-o") + 1] = program
-    # lld (the grader's packages) links these programs in 0.13 s, gold (binutils) in 0.18 s,
-    # ld in 0.36 s, once per exercise and student. Binutils without gold (2.44+): ld.
-    for linker in ("lld", "gold"):
-        if shutil.which(f"ld.{linker}"):
-            argv.insert(1, f"-fuse-ld={linker}")
-            break
+    # lld (the grader's packages) links these programs in 0.13 s, ld in 0.36 s, once per
+    # exercise and student. Not gold (0.18 s): it stops at a library path that is a dangling
+    # link, where ld searches on (a GPU image's /opt/gcc/lib/gcc/.../libstdc++.so: every
+    # student's link failed there, while the kit's own build linked), and binutils 2.44 drops it.
+    if shutil.which("ld.lld"):
+        argv.insert(1, "-fuse-ld=lld")
     if weak:
         argv = [part for arg in argv for part in (
             ["-Wl,--whole-archive", arg, "-Wl,--no-whole-archive"]
@@ -295,9 +295,11 @@ def toolchain_dirs(cmds: ExerciseCommands) -> list:
         found = shutil.which(program)
         if not found:
             continue
-        real = Path(os.path.realpath(found))
-        for prefix in (real.parent.parent if real.parent.name == "bin" else real.parent,
-                       gcc_prefix(found)):
+        # Both the path as named and the one its links lead to: /opt/gcc may be a tree of
+        # links into /usr, and gcc then reads /opt/gcc/lib/... by the name.
+        named, real = Path(os.path.abspath(found)), Path(os.path.realpath(found))
+        for prefix in (*(path.parent.parent if path.parent.name == "bin" else path.parent
+                         for path in (named, real)), gcc_prefix(found)):
             if prefix and prefix != Path("/") and prefix not in folders and not any(
                     prefix == Path(system) or Path(system) in prefix.parents
                     for system in SYSTEM_DIRS):
@@ -317,7 +319,7 @@ def gcc_prefix(compiler: str) -> Path | None:
         return None
     for line in said.stdout.splitlines() if said.returncode == 0 else ():
         if line.startswith("install:"):
-            install = Path(os.path.realpath(line.split(":", 1)[1].strip()))
+            install = Path(os.path.normpath(line.split(":", 1)[1].strip()))
             return install.parents[3] if len(install.parents) > 3 else None
     return None
 
