@@ -10,9 +10,9 @@ the untouched stub (DIR: the build's ATTN_EXERCISES_DIR), fails every case, each
 the stub file; and with --mistakes, every recorded mistake, put in a result folder where a
 runner would write it, fails with its own name, or with none where it is "ambiguous" (another
 mistake gives the same tensor on that case) (one judge run per round: minutes;
-test_known_mistakes judges them in-process). Run by ctest as kit.runner_and_judge (and
-kit.runner_and_judge_mistakes, label "full") on reference_data/ (standard library only); CI
-runs it with --mistakes on a hidden case set too (`tools/record --out DIR`).
+test_known_mistakes judges them in-process). Run by ctest as kit.runner_and_judge on
+reference_data/ (standard library only), and with --mistakes by `tools/kit test --full` on a
+hidden case set (`tools/record --out DIR`, tests/grading/hidden_set_check.sh).
 """
 
 import argparse

@@ -125,6 +125,9 @@ class Grader:
         chosen = getattr(args, "exercises", None) or ids
         self.exercises = [ex for ex in catalogue["exercises"] if ex["id"] in chosen]
         self.settings = catalogue["settings"]
+        # A test program's wall and CPU seconds (--timeout, else what ctest allows).
+        self.timeout_s = (getattr(args, "timeout", None)
+                          or float(self.settings.get("test_timeout_s", 20)))
         self.rubric = Rubric.load(args.rubric, ids).only(chosen)
         self.mode = choose_isolation(getattr(args, "without_namespaces", False))
         self.isolated = self.mode != "none"
@@ -201,6 +204,7 @@ class Grader:
                 "sets": list(self.sets), "sandboxed": self.isolated, "sandbox": self.mode,
                 "case_sets": {name: casesets.fingerprint(path) for name, path in self.sets.items()},
                 "rubric": {"points": self.rubric.points, "partial": self.rubric.partial},
+                "timeout_s": self.timeout_s,
                 "class": [submission.student_id(student.name) for student in students]}
         if self.args.shard:
             meta["shard"] = list(self.args.shard)
@@ -450,7 +454,7 @@ class Grader:
         exercise, whose OpenMP threads count against the process limit (so a fixed number of
         them) and whose CUDA runtime maps far more address space than any limit allows (so
         none, and the NVIDIA devices in the sandbox, on a CUDA kit)."""
-        wall = float(self.settings.get("test_timeout_s", 20))
+        wall = self.timeout_s
         run_dir = folder / f"cwd-{results.name}"
         for path in (run_dir, results):
             path.mkdir()
@@ -626,6 +630,16 @@ def exercise_list(text: str) -> list:
     return chosen
 
 
+def positive_seconds(text: str) -> float:
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = 0.0
+    if not 0 < seconds <= 3600:
+        raise argparse.ArgumentTypeError(f"{text!r}: give seconds, more than 0 and at most 3600")
+    return seconds
+
+
 def add_grading_options(parser: argparse.ArgumentParser) -> None:
     """The options of a grading run, shared with `tools/grade slurm` (which passes them on)."""
     parser.add_argument("submissions", type=Path, help="a folder with one folder per student")
@@ -637,6 +651,10 @@ def add_grading_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--exercises", type=exercise_list, metavar="01,03",
                         help="grade these exercises only (their files alone are taken; the "
                              "gradebook has their columns alone)")
+    parser.add_argument("--timeout", type=positive_seconds, metavar="SECONDS",
+                        help="wall and CPU seconds of a test program's run before the case it "
+                             "is in counts as timed out (default: exercises.json's "
+                             "test_timeout_s, as ctest allows)")
     parser.add_argument("--without-namespaces", action="store_true",
                         help="on a machine that refuses namespaces (a chroot, a container), "
                              "grade with a uid change and limits only (what is lost: "

@@ -25,7 +25,8 @@ from .rubric import Rubric
 
 # What every shard's meta must agree on, and how to name it when one does not.
 MUST_AGREE = {"kit_head": "kit commit", "sets": "case sets", "case_sets": "case sets",
-              "rubric": "rubric", "class": "class (student list)", "sandboxed": "sandboxing"}
+              "rubric": "rubric", "class": "class (student list)", "sandboxed": "sandboxing",
+              "timeout_s": "time-out of a test program"}
 
 
 class MergeError(Exception):

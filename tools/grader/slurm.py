@@ -58,7 +58,8 @@ def write_scripts(args, out: Path) -> tuple:
     passed_on = [f"--jobs {args.jobs}"] + \
         [f"--{name} {shlex.quote(str(getattr(args, name).resolve()))}"
          for name in ("hidden", "rubric") if getattr(args, name)] + \
-        ([f"--exercises {','.join(args.exercises)}"] if args.exercises else [])
+        ([f"--exercises {','.join(args.exercises)}"] if args.exercises else []) + \
+        ([f"--timeout {args.timeout}"] if args.timeout else [])
     grade_script = folder / "grade.sbatch"
     grade_script.write_text(sbatch_script(
         f"tools/grade slurm: task K grades shard K/{args.array} of the class into "
