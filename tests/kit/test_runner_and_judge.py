@@ -16,7 +16,9 @@ hidden case set (`tools/record --out DIR`, tests/grading/hidden_set_check.sh).
 """
 
 import argparse
+import concurrent.futures
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -179,10 +181,12 @@ def main():
     CASES, STUBS = args.cases.resolve(), args.stubs.resolve()
     MANIFEST = json.loads((CASES / "MANIFEST.json").read_text(encoding="utf-8"))
     failed = check_command_line(args.bin)
-    with tempfile.TemporaryDirectory() as scratch:
-        for exercise in KIT.exercises:
-            problems = check_exercise(args.bin, exercise, Path(scratch) / exercise["id"],
-                                      args.mistakes)
+    with tempfile.TemporaryDirectory() as scratch, \
+            concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2) as pool:
+        # The exercises are independent (a scratch folder each): one at a time per core.
+        checked = pool.map(lambda exercise: check_exercise(
+            args.bin, exercise, Path(scratch) / exercise["id"], args.mistakes), KIT.exercises)
+        for exercise, problems in zip(KIT.exercises, checked):
             mistakes = sum(len(f.get("mistakes", [])) for p, f in MANIFEST["files"].items()
                            if f.get("exercise") == exercise["id"] and f["role"] == "expected")
             print(f"ex{exercise['id']}: {len(cases_of(exercise))} cases"
