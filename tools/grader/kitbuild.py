@@ -280,9 +280,10 @@ HOST_COMPILER_FLAGS = ("-ccbin", "--compiler-bindir")  # nvcc's host compiler
 def toolchain_dirs(cmds: ExerciseCommands) -> list:
     """The install folders of the compilers a student's file is compiled and linked with, where
     they are outside the system folders the sandbox binds: a GPU image's nvcc calling
-    /opt/gcc/bin/g++ as its host compiler needs /opt/gcc in the sandbox. A compiler in a bin/
-    folder brings its whole prefix (gcc reads its libexec/ and lib/ beside it); links are
-    followed, so /usr/local/cuda -> /opt/cuda-13 brings /opt/cuda-13."""
+    /opt/gcc/bin/g++ as its host compiler and linker needs /opt/gcc in the sandbox. A compiler
+    in a bin/ folder brings its whole prefix (gcc reads its libexec/ and lib/ beside it), by
+    the name it is called by and where its links lead: /usr/local/cuda -> /opt/cuda-13 brings
+    both."""
     programs = [cmds.compile[0], cmds.link[0]]
     for index, arg in enumerate(cmds.compile):
         for flag in HOST_COMPILER_FLAGS:
@@ -298,30 +299,13 @@ def toolchain_dirs(cmds: ExerciseCommands) -> list:
         # Both the path as named and the one its links lead to: /opt/gcc may be a tree of
         # links into /usr, and gcc then reads /opt/gcc/lib/... by the name.
         named, real = Path(os.path.abspath(found)), Path(os.path.realpath(found))
-        for prefix in (*(path.parent.parent if path.parent.name == "bin" else path.parent
-                         for path in (named, real)), gcc_prefix(found)):
-            if prefix and prefix != Path("/") and prefix not in folders and not any(
+        for path in (named, real):
+            prefix = path.parent.parent if path.parent.name == "bin" else path.parent
+            if prefix != Path("/") and prefix not in folders and not any(
                     prefix == Path(system) or Path(system) in prefix.parents
                     for system in SYSTEM_DIRS):
                 folders.append(prefix)
     return folders
-
-
-def gcc_prefix(compiler: str) -> Path | None:
-    """Where a gcc driver is installed, by its own word: /usr/bin/g++ may be a gcc built for
-    /opt/gcc, whose libstdc++.so the link then reads there (seen on a lent H100 machine).
-    `-print-search-dirs` says "install: PREFIX/lib/gcc/TARGET/VERSION/"; None for other
-    compilers (nvcc refuses the flag)."""
-    try:
-        said = subprocess.run([compiler, "-print-search-dirs"], capture_output=True, text=True,
-                              timeout=30)
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    for line in said.stdout.splitlines() if said.returncode == 0 else ():
-        if line.startswith("install:"):
-            install = Path(os.path.normpath(line.split(":", 1)[1].strip()))
-            return install.parents[3] if len(install.parents) > 3 else None
-    return None
 
 
 def lock_down(kit_dirs, readable: list, link_gid: int) -> None:
