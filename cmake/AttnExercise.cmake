@@ -24,6 +24,8 @@
 # comparison names it (kit/core/src/compare.cpp, looks_uninitialised).
 # The uninitialised-variable errors are the Debug build's, the one students build: at -O2 and
 # above GCC also reports false ones inside xtensor's headers (xtl's forward_sequence).
+include(AttnRecipe)  # attn_record_recipe(): the grader's build recipe
+
 set(ATTN_EXERCISE_FILE_FLAGS
     "$<$<CONFIG:Debug>:-g;-Og;-Werror=uninitialized;-Werror=maybe-uninitialized>"
     -Werror=return-type -ftrivial-auto-var-init=pattern)
@@ -162,6 +164,10 @@ function(attn_add_exercise catalogue index)
                                                        "cannot run here: no CUDA device")
     endif()
   endforeach()
+
+  if(ATTN_BUILD_RECIPE)
+    attn_record_recipe(${id} ${gpu})
+  endif()
 
   # The student's file again, under the sanitizers: the file and line of a memory error. Its
   # object comes first on the link line: of the copies of an inline function (xtensor's

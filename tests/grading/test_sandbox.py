@@ -75,7 +75,7 @@ class ToolchainTest(unittest.TestCase):
         return str(path)
 
     def commands(self, compile_argv, link_argv):
-        return kitbuild.ExerciseCommands(compile_argv, "s.cu", "s.o", link_argv, "lib.a", "p")
+        return kitbuild.ExerciseCommands(compile_argv, [], link_argv, [], [])
 
     def test_host_compiler_and_linker_prefixes(self):
         nvcc = self.compiler("cuda/bin/nvcc")
@@ -112,8 +112,8 @@ class StudentLinkTest(unittest.TestCase):
                                       "static_cast<int>(std::string(\"ok\").size()) - 2; }\n")
         subprocess.run(["g++", "-c", str(top / "main.cpp"), "-o", str(top / "main.o")],
                        check=True)
-        commands = kitbuild.ExerciseCommands([], "", "", ["g++", f"-L{top / 'lib'}", "stub.a",
-                                                          "-o", "program"], "stub.a", "program")
+        commands = kitbuild.ExerciseCommands([], [], ["g++", f"-L{top / 'lib'}", kitbuild.OBJECT,
+                                                      "-o", kitbuild.PROGRAM], [], [])
         which = shutil.which
         for lld in (True, False):  # the grader's packages bring lld; a GPU image has none
             with self.subTest(lld=lld), mock.patch.object(

@@ -150,7 +150,7 @@ class Grader:
         self.kit_dir = kit_dir
         source, build = kit_dir / ".kit-src", kit_dir / ".kit-build"
         self.judge = kitbuild.judge_program(kit_dir)
-        self.commands = {ex["id"]: kitbuild.commands(source, build, ex) for ex in self.exercises}
+        self.commands = {ex["id"]: kitbuild.commands(build, ex) for ex in self.exercises}
         self.is_gpu = {ex["id"]: bool(ex.get("gpu")) for ex in self.exercises}
         self.backend = kitbuild.gpu_backend(build)
         self.toolchain = tuple(sorted({path for ex in self.exercises for path in
@@ -295,7 +295,7 @@ class Grader:
         # strong solution like any other (without it, fork_bomb's 03 ran inside their 04).
         # The precompiled header (-fPIE) then goes unused; the unit is still ~4x faster.
         argv = kitbuild.student_compile(cmds, str(unity), str(obj))
-        compiled = sandbox.run(argv[:1] + ["-fPIC"] + argv[1:], str(folder),
+        compiled = sandbox.run(argv + ["-fPIC"], str(folder),
                                Limits(**COMPILE_LIMITS), view)
         # Only its definitions: a weakened undefined reference (cblas_ssyrk) would link to 0.
         weaken = ("nm -g --defined-only -P all_exercises.o | cut -d' ' -f1 > defined.txt && "
@@ -381,13 +381,14 @@ class Grader:
                     compiled, student_file, folder, exercise) + "\n" + self.how_compiled(
                     ex_id, kitbuild.student_compile(cmds, str(student_file), str(obj)))
                 return None
-        # Only the link step sees the kit's build (the earlier solutions' libraries among
-        # them), and only the linker runs in it: no student code.
+        # Only the link step sees what it links of the kit's build (the earlier solutions'
+        # libraries among them), and only the linker runs there: no student code.
         linked = sandbox.run(kitbuild.student_link(cmds, str(obj), str(program),
                                                    weak=together is not None),
-                             str(self.build_dir), Limits(**COMPILE_LIMITS),
-                             View(read_only=((self.build_dir, obj.parent) if together is not None
-                                             else (self.build_dir,)) + self.toolchain,
+                             str(folder), Limits(**COMPILE_LIMITS),
+                             View(read_only=tuple(kitbuild.link_inputs(cmds, [self.build_dir]))
+                                  + ((obj.parent,) if together is not None else ())
+                                  + self.toolchain,
                                   writable=(folder,)),
                              groups=(LINK_GID,))
         result["timing"]["link"] = round(linked.seconds, 2)

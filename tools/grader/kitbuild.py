@@ -2,10 +2,12 @@
 
 The kit's git HEAD (never the working tree) is exported to OUT/.kit-src and built in
 OUT/.kit-build with its own stubs as the exercises: the judge, the kit libraries, every
-exNN_tests object and the earlier exercises' solutions. A student's exercise file is then
-compiled with the exact command the kit's build uses for the stub (compile_commands.json), and
-test_exNN_exercises is linked with the exact link line (`ninja -t commands`), the student's
-object in place of libexNN_exercises.a: one compile failure costs that exercise only.
+exNN_tests object and the earlier exercises' solutions. That build writes each exercise's
+build recipe (recipes/, cmake/attn_record_step.py): the stub's compile and its test program's
+link exactly as CMake ran them, with the source, object and program as placeholders. A
+student's exercise file is compiled and test_exNN_exercises linked from that recipe, the
+student's object in place of libexNN_exercises.a: one compile failure costs that exercise
+only. Nothing here parses or edits a command line.
 """
 
 from __future__ import annotations
@@ -39,12 +41,12 @@ def catalogue() -> dict:
 
 @dataclass
 class ExerciseCommands:
-    compile: list   # argv; the stub's source and object are replaced per student
-    stub_source: str
-    stub_object: str
-    link: list      # argv; the stub's library and the output are replaced per student
-    stub_library: str
-    stub_program: str
+    """One exercise's build recipe: its two commands, with placeholders (fill())."""
+    compile: list             # argv: SOURCE compiled to OBJECT
+    compile_reads: list       # what it reads: include folders, the precompiled header
+    link: list                # argv: the test program (PROGRAM) with OBJECT for the stub
+    link_reads: list          # what it reads: objects and libraries, by absolute path
+    solution_archives: list   # the earlier exercises' solutions among them
 
 
 # A kit without .git (Gradescope's copy, unzipped from `tools/grade gradescope-zip`) names the
@@ -136,7 +138,7 @@ def prepare(folder: Path, exercises: list, jobs: int) -> str:
     (build_dir / BUILT_STAMP).write_text(head + "\n")
     if os.geteuid() == 0:  # the sandbox's uids: see lock_down
         readable = [path for ex in exercises for path in
-                    compile_inputs(commands(source, build_dir, ex), [source, build_dir])]
+                    compile_inputs(commands(build_dir, ex), [source, build_dir])]
         lock_down([source, build_dir], readable, LINK_GID)
         os.chmod(folder / JUDGE_BUILD, 0o700)
     return head
@@ -169,15 +171,27 @@ def judge_program(folder: Path) -> Path:
 
 def build(source: Path, build_dir: Path, exercises: list, jobs: int, log) -> None:
     """Configures and builds the pristine kit: Debug, as students build it, for their
-    programs; Release in JUDGE_BUILD beside it for the judge alone."""
+    programs, with the build recipe (ATTN_BUILD_RECIPE); Release in JUDGE_BUILD beside it for
+    the judge alone. Configured every time (a second or two): a build folder kept from an
+    older kit gets this kit's options. The environment may name the CMake to use
+    (ATTN_KIT_CMAKE) and options of the instructor's (ATTN_KIT_CMAKE_ARGS: a linker, CUDA
+    architectures), and the GPU track's backend (ATTN_GPU=CUDA grades it on a GPU; default
+    OMP)."""
     judge_dir = build_dir.parent / JUDGE_BUILD
-    for folder, build_type in ((build_dir, "Debug"), (judge_dir, "Release")):
-        if not (folder / "build.ninja").is_file():
-            _run(["cmake", "-S", str(source), "-B", str(folder), "-G", "Ninja",
-                  f"-DCMAKE_BUILD_TYPE={build_type}", "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON",
-                  f"-DATTN_EXERCISES_DIR={source / 'exercises'}",
-                  # the GPU track's backend: ATTN_GPU=CUDA grades it on a GPU (default: OMP)
-                  f"-DATTN_GPU={os.environ.get('ATTN_GPU', '')}"], log)
+    cmake = os.environ.get("ATTN_KIT_CMAKE") or "cmake"
+    options = shlex.split(os.environ.get("ATTN_KIT_CMAKE_ARGS", ""))
+    for folder, build_type, recipe in ((build_dir, "Debug", "ON"), (judge_dir, "Release", "OFF")):
+        argv = [cmake, "-S", str(source), "-B", str(folder), "-G", "Ninja",
+                f"-DCMAKE_BUILD_TYPE={build_type}", f"-DATTN_BUILD_RECIPE={recipe}",
+                f"-DATTN_EXERCISES_DIR={source / 'exercises'}",
+                f"-DATTN_GPU={os.environ.get('ATTN_GPU', '')}", *options]
+        # Another CMake or other options: configured afresh, as CMake keeps what it found of
+        # the toolchain (the linker it detected) in its cache.
+        stamp = folder / ".grader-configure"
+        if folder.is_dir() and (not stamp.is_file() or stamp.read_text() != json.dumps(argv)):
+            shutil.rmtree(folder)
+        _run(argv, log)
+        stamp.write_text(json.dumps(argv))
     _run(["ninja", "-C", str(judge_dir), f"-j{jobs}", "attn_judge"], log)
     _run(["ninja", "-C", str(build_dir), f"-j{jobs}"]
          + [f"test_ex{ex['id']}_exercises" for ex in exercises], log)
@@ -200,76 +214,87 @@ def _run(argv, log):
                          f"{(done.stdout + done.stderr)[-3000:]}")
 
 
-def commands(source: Path, build_dir: Path, exercise: dict) -> ExerciseCommands:
-    stub_source = str(source / "exercises" / Path(exercise["stub"]).name)
-    entries = json.loads((build_dir / "compile_commands.json").read_text())
-    compile_argv = None
-    for entry in entries:
-        if entry["file"] == stub_source and f"ex{exercise['id']}_exercises.dir" in entry["command"]:
-            compile_argv = shlex.split(entry["command"])
-    if compile_argv is None:
-        raise BuildError(f"no compile command for {stub_source} in {build_dir}")
-    stub_object = compile_argv[compile_argv.index("-o") + 1]
-    program = f"test_ex{exercise['id']}_exercises"
-    lines = subprocess.run(["ninja", "-C", str(build_dir), "-t", "commands", program],
-                           check=True, capture_output=True, text=True).stdout.splitlines()
-    link_line = lines[-1].strip()
-    if link_line.startswith(": &&"):
-        link_line = link_line[len(": &&"):]
-    if link_line.endswith("&& :"):
-        link_line = link_line[:-len("&& :")]
-    link_argv = shlex.split(link_line)
-    library = f"libex{exercise['id']}_exercises.a"
-    if library not in link_argv:
-        raise BuildError(f"the link line of {program} has no {library}: {link_line}")
-    return ExerciseCommands(compile_argv, stub_source, stub_object, link_argv, library,
-                            link_argv[link_argv.index("-o") + 1])
+# The recipe's format (cmake/attn_record_step.py writes it) and its placeholders.
+RECIPE_FORMAT = ["attn-kit/build-recipe", 1]
+SOURCE, OBJECT = "@ATTN_SOURCE@", "@ATTN_OBJECT@"
+PROGRAM, SCRATCH = "@ATTN_PROGRAM@", "@ATTN_SCRATCH@"
+
+
+def commands(build_dir: Path, exercise: dict) -> ExerciseCommands:
+    """Exercise NN's build recipe, as the kit's build wrote it (recipes/exNN.compile.json and
+    .link.json: cmake/attn_record_step.py, launched by CMake on the stub's compile and its
+    test program's link with ATTN_BUILD_RECIPE on)."""
+    steps = {}
+    for step in ("compile", "link"):
+        path = build_dir / "recipes" / f"ex{exercise['id']}.{step}.json"
+        try:
+            recipe = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as error:
+            raise BuildError(f"no build recipe {path} ({error}): the kit build must be "
+                             f"configured with -DATTN_BUILD_RECIPE=ON and build "
+                             f"test_ex{exercise['id']}_exercises") from None
+        if recipe.get("format") != RECIPE_FORMAT:
+            raise BuildError(f"{path} is format {recipe.get('format')}, this grader reads "
+                             f"{RECIPE_FORMAT}: build the kit again")
+        steps[step] = recipe
+    link = steps["link"]
+    return ExerciseCommands(steps["compile"]["argv"], steps["compile"]["reads"], link["argv"],
+                            link["reads"], link["solution_archives"])
+
+
+def fill(argv: list, values: dict) -> list:
+    """A recipe's command with its placeholders filled."""
+    filled = []
+    for arg in argv:
+        for placeholder, value in values.items():
+            arg = arg.replace(placeholder, value)
+        filled.append(arg)
+    return filled
 
 
 def student_compile(cmds: ExerciseCommands, source: str, obj: str) -> list:
     """The stub's compile command for the student's file, without debug information: no one
     debugs a graded object, and -g costs a quarter of the compile (15.7 s, not 11.8 s, for
-    the 15 solutions as one unit). Everything that decides whether it compiles is kept."""
-    argv = list(cmds.compile)
-    argv[argv.index("-o") + 1] = obj
-    argv[argv.index(cmds.stub_source)] = source
-    return argv + ["-g0"]
+    the 15 solutions as one unit). Everything that decides whether it compiles is kept. Its
+    dependency file, if the kit's compiler writes one, goes beside the object."""
+    return fill(cmds.compile, {SOURCE: source, OBJECT: obj,
+                               SCRATCH: str(Path(obj).parent)}) + ["-g0"]
+
+
+# lld (the grader's packages) links these programs in 0.13 s, ld in 0.36 s, once per exercise
+# and student. Not gold (0.18 s): it stops at a library path that is a dangling link, where ld
+# searches on (a GPU image's /opt/gcc/lib/gcc/.../libstdc++.so: every student's link failed
+# there, while the kit's own build linked), and binutils 2.44 drops it. lld honours an object's
+# .deplibs section (clang's `#pragma comment(lib, ...)`): a student's object could name the
+# kit's solutions' archives and link them in. It is told not to; GNU ld never reads .deplibs.
+LLD_OPTIONS = ["-fuse-ld=lld", "-Wl,--no-dependent-libraries"]
 
 
 def student_link(cmds: ExerciseCommands, obj: str, program: str, weak: bool = False) -> list:
-    """The link line of the exercise's program with `obj` for the stub's library. `weak`: obj
-    defines the student's versions of earlier exercises' functions too, weakly; the linker
-    would take those rather than open the earlier solutions' archives, so those archives are
-    linked whole (their strong definitions then win)."""
-    argv = list(cmds.link)
-    argv[argv.index(cmds.stub_library)] = obj
-    argv[argv.index("-o") + 1] = program
-    # lld (the grader's packages) links these programs in 0.13 s, ld in 0.36 s, once per
-    # exercise and student. Not gold (0.18 s): it stops at a library path that is a dangling
-    # link, where ld searches on (a GPU image's /opt/gcc/lib/gcc/.../libstdc++.so: every
-    # student's link failed there, while the kit's own build linked), and binutils 2.44 drops it.
-    if shutil.which("ld.lld"):
-        argv.insert(1, "-fuse-ld=lld")
+    """The link of the exercise's program with `obj` for the stub's library; the linker's
+    dependency file (CMake >= 3.27) beside the program. `weak`: obj defines the student's
+    versions of earlier exercises' functions too, weakly; the linker would take those rather
+    than open the earlier solutions' archives, so those archives are linked whole (their
+    strong definitions then win)."""
+    argv = fill(cmds.link, {OBJECT: obj, PROGRAM: program, SCRATCH: str(Path(program).parent)})
     if weak:
         argv = [part for arg in argv for part in (
             ["-Wl,--whole-archive", arg, "-Wl,--no-whole-archive"]
-            if arg.endswith("_solutions.a") else [arg])]
-    return argv
+            if arg in cmds.solution_archives else [arg])]
+    return argv + (LLD_OPTIONS if shutil.which("ld.lld") else [])
 
 
 def compile_inputs(cmds: ExerciseCommands, kit_dirs) -> list:
-    """What compiling a student's file reads inside the kit's folders: its -I folders and the
-    precompiled header (the -include file and its .gch)."""
-    needed = []
-    argv = cmds.compile
-    for index, arg in enumerate(argv):
-        if arg.startswith("-I") and len(arg) > 2:
-            needed.append(Path(arg[2:]))
-        elif arg == "-include":
-            header = Path(argv[index + 1])
-            needed += [header, header.with_name(header.name + ".gch")]
-    return [path for path in needed
-            if any(path == folder or folder in path.parents for folder in kit_dirs)]
+    """What compiling a student's file reads inside the kit's folders (the recipe's "reads":
+    its include folders and the precompiled header)."""
+    return [Path(path) for path in cmds.compile_reads
+            if any(Path(path) == folder or folder in Path(path).parents for folder in kit_dirs)]
+
+
+def link_inputs(cmds: ExerciseCommands, kit_dirs) -> list:
+    """What linking reads inside the kit's folders: the test objects and the archives."""
+    return [Path(path) for path in cmds.link_reads
+            if any(folder in Path(path).parents for folder in kit_dirs)]
 
 
 # What the sandbox binds anyway (sandbox.py): a compiler installed below these needs nothing more.
