@@ -92,7 +92,7 @@ def shared_compiles(kit: Kit, base: Path | None = None):
     stage's scripts set their own) makes every path in a command line relative, so a later
     build finds the first one's objects (35 s of CPU, not 160). Every compile still runs its
     command; only its result comes from the cache. A student's compile never goes through
-    ccache: the grader takes its commands from compile_commands.json, which has no launcher."""
+    ccache: the grader's build recipe leaves the launcher out (cmake/attn_record_step.py)."""
     cache = build.build_dir(kit, PRESET) / "ccache"
     if shutil.which("ccache") is None or cache.exists() and not os.access(cache, os.W_OK):
         yield False  # each build compiles everything (another user's cache: not ours to use)
@@ -277,6 +277,23 @@ def prepare_grading_kit(kit: Kit) -> Path | None:
     return kit_dir
 
 
+def link_depfiles_as_required(kit_dir: Path) -> bool:
+    """Says whether the pristine kit's links write dependency files (CMake >= 3.27 with a
+    linker that takes them), read from its build recipe; False where .ci/run requires them
+    (ATTN_REQUIRE_LINK_DEPFILES=1) and they are off: then the class would not be graded
+    through them, which is what CI must show works."""
+    recipe = kit_dir / ".kit-build" / "recipes" / "ex01.link.json"
+    argv = json.loads(recipe.read_text(encoding="utf-8"))["argv"] if recipe.is_file() else []
+    on = any("--dependency-file=" in arg for arg in argv)
+    say(f"  the kit's links {'write' if on else 'write no'} dependency files "
+        f"(CMake's link depfiles {'on' if on else 'off'})")
+    if not on and os.environ.get("ATTN_REQUIRE_LINK_DEPFILES") == "1":
+        say("  FAILED: ATTN_REQUIRE_LINK_DEPFILES=1, and CMake wrote none: set ATTN_KIT_CMAKE "
+            "to a CMake >= 3.27 (.ci/newer-cmake) with a linker that takes them")
+        return False
+    return True
+
+
 def grade_synthetic_class(kit: Kit, full: bool) -> bool:
     """tests/grading/make_class.py, tools/grade, expected.py --check, as root in the sandbox,
     then tests/grading/leftovers.py: nothing of a sandbox uid left anywhere, the kit's export
@@ -304,7 +321,7 @@ def grade_synthetic_class(kit: Kit, full: bool) -> bool:
                       "--without-namespaces"}[mode]
         say(f"  NOT RUN ({why}): the checks of {', '.join(left_out)}")
     kit_dir = prepare_grading_kit(kit)
-    if kit_dir is None:
+    if kit_dir is None or not link_depfiles_as_required(kit_dir):
         return False
     # The grader runs: {exercises ("" for all): students}, each a class of its own.
     runs: dict = {}
