@@ -17,6 +17,7 @@ unittest only, no build needed):
   test_cli_analyse.py    cppcheck on the student's file: findings by line, none on solutions
   test_cli_heatmap.py    the picture of attention weights: terminal grid (plain, colour), SVG
   test_cli_show.py       show: the case as the test program wrote it (fixtures/show/), presented
+  test_cli_setup.py      setup on a system the kit is not tested on: one line, no claim
 
 test_student_view.py (ctest: kit.student_view) drives tools/kit on a built copy of the kit.
 

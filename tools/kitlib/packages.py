@@ -13,6 +13,41 @@ def say(text: str) -> None:
     print(text, flush=True)
 
 
+# Where the README's two commands are checked from scratch (../shared/bin/bare-debian-check):
+# Debian 12 and 13; Ubuntu 24.04 by its package versions (README, "Platforms").
+TESTED = {("debian", "12"): "Debian 12", ("debian", "13"): "Debian 13",
+          ("ubuntu", "24.04"): "Ubuntu 24.04"}
+
+
+def this_platform(os_release: str = "/etc/os-release") -> tuple:
+    """(ID, VERSION_ID, PRETTY_NAME) of this system, from os-release; ("", "", "an unknown
+    system") where it has none."""
+    fields = {}
+    try:
+        with open(os_release, encoding="utf-8", errors="replace") as file:
+            for line in file:
+                key, _, value = line.strip().partition("=")
+                fields[key] = value.strip().strip('"')
+    except OSError:
+        pass
+    return (fields.get("ID", ""), fields.get("VERSION_ID", ""),
+            fields.get("PRETTY_NAME") or "an unknown system")
+
+
+def platform_note(platform: tuple) -> str:
+    """One line on a system the kit is not tested on; "" on one it is."""
+    ident, version, name = platform
+    if (ident, version) in TESTED:
+        return ""
+    tested = ", ".join(TESTED.values())
+    if not shutil.which("dpkg-query"):
+        return (f"kit setup: {name} has no dpkg: the kit cannot check or install its packages "
+                f"here (tested on {tested}); install your system's equivalents of the Debian "
+                f"packages in exercises.json's settings, and CMake names what it cannot find")
+    return (f"kit setup: {name} is not one of the systems the kit is tested on ({tested}); "
+            f"installing by Debian's package names")
+
+
 def missing_packages(packages: list) -> list:
     """Of `packages`, those dpkg does not list as installed ([] where there is no dpkg)."""
     if not shutil.which("dpkg-query"):
@@ -34,6 +69,11 @@ def install(packages: dict, with_recorder: bool = False, say_so: bool = False,
     installed (`tools/kit setup` itself)."""
     wanted = (packages["build"] + (packages["recorder"] if with_recorder else [])
               + (packages["grader"] if with_grader else []))
+    note = platform_note(this_platform())
+    if note and (say_so or not shutil.which("dpkg-query")):
+        say(note)
+    if not shutil.which("dpkg-query"):
+        return True  # nothing to check here: the configure step names what it cannot find
     missing = missing_packages(wanted)
     if not missing:
         if say_so:
@@ -51,7 +91,8 @@ def install(packages: dict, with_recorder: bool = False, say_so: bool = False,
                                 stderr=subprocess.STDOUT, text=True)
         if result.returncode != 0:
             say(result.stdout[-3000:])
-            say(f"kit setup: `{' '.join(command)}` failed (exit {result.returncode})")
+            say(f"kit setup: `{' '.join(command)}` failed (exit {result.returncode})"
+                + (f" on {this_platform()[2]}, which the kit is not tested on" if note else ""))
             return False
     say("kit setup: done")
     return True

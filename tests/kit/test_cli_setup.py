@@ -1,0 +1,57 @@
+"""tools/kit setup on the systems the kit is tested on, and on others: one clear line on a
+system it does not know, never a stack trace, and no "everything is installed" where it could
+not look (kitlib/packages.py)."""
+
+import io
+import tempfile
+import unittest
+from contextlib import redirect_stdout
+from pathlib import Path
+from unittest import mock
+
+import cli_testing  # noqa: F401  (puts tools/ on the path)
+from kitlib import packages
+
+PACKAGES = {"build": ["g++"], "recorder": [], "grader": []}
+
+
+def os_release(text: str) -> str:
+    folder = Path(tempfile.mkdtemp(prefix="attn-os-release."))
+    (folder / "os-release").write_text(text)
+    return str(folder / "os-release")
+
+
+class PlatformTest(unittest.TestCase):
+    def test_tested_systems_need_no_note(self):
+        for text in ('ID=debian\nVERSION_ID="12"\nPRETTY_NAME="Debian GNU/Linux 12 (bookworm)"\n',
+                     'ID=debian\nVERSION_ID="13"\n', 'ID=ubuntu\nVERSION_ID="24.04"\n'):
+            with self.subTest(text=text):
+                self.assertEqual(packages.platform_note(packages.this_platform(os_release(text))),
+                                 "")
+
+    def test_an_untested_debian_family_system_is_named(self):
+        platform = packages.this_platform(os_release(
+            'ID=ubuntu\nVERSION_ID="22.04"\nPRETTY_NAME="Ubuntu 22.04.4 LTS"\n'))
+        with mock.patch.object(packages.shutil, "which", return_value="/usr/bin/dpkg-query"):
+            note = packages.platform_note(platform)
+        self.assertIn("Ubuntu 22.04.4 LTS is not one of the systems the kit is tested on", note)
+        self.assertIn("Debian 12, Debian 13, Ubuntu 24.04", note)
+
+    def test_no_os_release(self):
+        self.assertEqual(packages.this_platform("/nonexistent/os-release"),
+                         ("", "", "an unknown system"))
+
+    def test_without_dpkg_setup_says_so_and_claims_nothing(self):
+        platform = ("fedora", "40", "Fedora Linux 40")
+        out = io.StringIO()
+        with mock.patch.object(packages.shutil, "which", return_value=None), \
+                mock.patch.object(packages, "this_platform", return_value=platform), \
+                redirect_stdout(out):
+            self.assertTrue(packages.install(PACKAGES, say_so=True))
+        self.assertEqual(out.getvalue().count("\n"), 1, out.getvalue())
+        self.assertIn("Fedora Linux 40 has no dpkg", out.getvalue())
+        self.assertNotIn("everything is installed", out.getvalue())
+
+
+if __name__ == "__main__":
+    unittest.main()
