@@ -12,6 +12,7 @@
 #include <fstream>
 #include <sstream>
 #include <sys/stat.h>
+#include <unistd.h>
 
 namespace {
 
@@ -34,7 +35,8 @@ protected:
     void TearDown() override { fs::remove_all(results_); }
 
     attn::kit::comparison verdict_of_rows_case() const {
-        for (const auto& verdict : attn::kit::judge(store(), results_, "03")) {
+        for (const auto& verdict :
+             attn::kit::judge(store(), attn::kit::result_folder(results_), "03")) {
             if (verdict.case_path == rows_case) return verdict.outputs.at(0).verdict;
         }
         ADD_FAILURE() << "no verdict for " << rows_case;
@@ -48,7 +50,7 @@ protected:
 TEST_F(JudgeTest, PassesTheExpectedTensorAndFailsEveryOtherCaseWithoutResults) {
     attn::kit::write_npy(results_ / rows_case / "weights.npy",
                          store().load(std::string(rows_case) + "/weights"));
-    const auto verdicts = attn::kit::judge(store(), results_, "03");
+    const auto verdicts = attn::kit::judge(store(), attn::kit::result_folder(results_), "03");
     ASSERT_EQ(verdicts.size(), store().cases("03").size());
     for (const auto& verdict : verdicts) EXPECT_EQ(verdict.passed, verdict.case_path == rows_case);
 }
@@ -66,7 +68,8 @@ TEST_F(JudgeTest, AThrowIsReportedWithTheRunnersLine) {
 
 // The judge's verdict on the rows case, whole.
 attn::kit::case_verdict case_verdict_of(const fs::path& results, const std::string& path) {
-    for (auto& verdict : attn::kit::judge(golden_store::instance(), results, "03")) {
+    for (auto& verdict :
+         attn::kit::judge(golden_store::instance(), attn::kit::result_folder(results), "03")) {
         if (verdict.case_path == path) return verdict;
     }
     ADD_FAILURE() << "no verdict for " << path;
@@ -82,8 +85,8 @@ TEST_F(JudgeTest, AStubIsMarkedNotImplementedFromTheRunnersFileName) {
     EXPECT_TRUE(verdict.not_implemented);
     EXPECT_FALSE(verdict.passed);
     EXPECT_EQ(verdict.outputs.at(0).verdict.reason, stub_line);
-    const auto json = nlohmann::json::parse(
-        attn::kit::verdicts_json(store(), attn::kit::judge(store(), results_, "03")));
+    const auto json = nlohmann::json::parse(attn::kit::verdicts_json(
+        store(), attn::kit::judge(store(), attn::kit::result_folder(results_), "03")));
     for (const auto& entry : json["cases"]) {
         EXPECT_EQ(entry.at("not_implemented"), entry["case"] == rows_case) << entry["case"];
     }
@@ -97,8 +100,8 @@ TEST_F(JudgeTest, AStudentsOwnNotImplementedTextIsAnOrdinaryFailure) {
     const auto verdict = case_verdict_of(results_, rows_case);
     EXPECT_FALSE(verdict.not_implemented);
     EXPECT_THAT(verdict.outputs.at(0).verdict.reason, HasSubstr("is not implemented yet"));
-    const auto json = nlohmann::json::parse(
-        attn::kit::verdicts_json(store(), attn::kit::judge(store(), results_, "03")));
+    const auto json = nlohmann::json::parse(attn::kit::verdicts_json(
+        store(), attn::kit::judge(store(), attn::kit::result_folder(results_), "03")));
     for (const auto& entry : json["cases"]) EXPECT_EQ(entry.at("not_implemented"), false);
 }
 
@@ -117,6 +120,50 @@ TEST_F(JudgeTest, RefusesALinkToTheExpectedTensor) {
     const auto verdict = verdict_of_rows_case();
     EXPECT_FALSE(verdict.passed);
     EXPECT_THAT(verdict.reason, HasSubstr("not a plain file"));
+}
+
+// The attacks a runner that owns its result folder could make: the judge reads below the
+// folder it was given, opened without following links, files of the runner's uid with one name.
+TEST_F(JudgeTest, RefusesALinkToTheExpectedTensorsFolder) {
+    fs::remove_all(results_ / rows_case);
+    fs::create_directory_symlink(store().root() / rows_case, results_ / rows_case);
+    EXPECT_THAT(verdict_of_rows_case().reason, HasSubstr("not a plain file"));
+}
+
+TEST_F(JudgeTest, RefusesAResultFolderThatIsALink) {
+    const fs::path link = results_.string() + "-link";
+    fs::remove(link);
+    fs::create_directory_symlink(store().root(), link);
+    EXPECT_THROW(
+        {
+            try {
+                attn::kit::result_folder folder(link);
+            } catch (const std::runtime_error& error) {
+                EXPECT_THAT(error.what(), HasSubstr("follows none"));
+                throw;
+            }
+        },
+        std::runtime_error);
+    fs::remove(link);
+}
+
+TEST_F(JudgeTest, RefusesAHardLinkedResult) {
+    const auto elsewhere = results_ / "elsewhere.npy";
+    attn::kit::write_npy(elsewhere, store().load(std::string(rows_case) + "/weights"));
+    fs::create_hard_link(elsewhere, results_ / rows_case / "weights.npy");
+    EXPECT_THAT(verdict_of_rows_case().reason, HasSubstr("not a plain file of the program's"));
+}
+
+TEST_F(JudgeTest, RefusesAFolderOrFileOfAnotherOwner) {
+    attn::kit::write_npy(results_ / rows_case / "weights.npy",
+                         store().load(std::string(rows_case) + "/weights"));
+    const uid_t someone_else = ::getuid() + 1;
+    EXPECT_THROW(attn::kit::result_folder(results_, someone_else), std::runtime_error);
+    // Its own: the result passes.
+    const attn::kit::result_folder own(results_, ::getuid());
+    EXPECT_EQ(own.look(fs::path(rows_case) / "weights.npy"),
+              attn::kit::result_folder::entry::plain);
+    EXPECT_EQ(own.look("../x"), attn::kit::result_folder::entry::other);
 }
 
 TEST_F(JudgeTest, AForgedFileFailsWithAReason) {
@@ -145,7 +192,8 @@ TEST_F(JudgeTest, AFileTooLargeToReadIsNamedRelativeToTheResults) {
 class HiddenJudgeTest : public JudgeTest {
 protected:
     attn::kit::comparison verdict_with(attn::kit::expected_values shown) const {
-        for (const auto& verdict : attn::kit::judge(store(), results_, "03", shown)) {
+        for (const auto& verdict :
+             attn::kit::judge(store(), attn::kit::result_folder(results_), "03", shown)) {
             if (verdict.case_path == rows_case) return verdict.outputs.at(0).verdict;
         }
         ADD_FAILURE() << "no verdict for " << rows_case;
@@ -171,7 +219,8 @@ TEST_F(HiddenJudgeTest, AWrongValueIsLocatedWithoutTheExpectedValue) {
     EXPECT_THAT(withheld.reason, Not(HasSubstr("expected")));
     EXPECT_EQ(withheld.details, "");
     const auto json = attn::kit::verdicts_json(
-        store(), attn::kit::judge(store(), results_, "03", attn::kit::expected_values::withheld));
+        store(), attn::kit::judge(store(), attn::kit::result_folder(results_), "03",
+                                  attn::kit::expected_values::withheld));
     EXPECT_THAT(json, Not(HasSubstr("tensor(")));  // no tensor printed, either one
     // The expected value the public reason names ("..., expected 0.124228 (...)") is nowhere,
     // nor any other value of the golden, and no output has details.
@@ -199,7 +248,8 @@ TEST_F(HiddenJudgeTest, AShapeMismatchDoesNotTellTheExpectedShape) {
     EXPECT_EQ(withheld.reason, "has shape (5,), not the expected shape");
     EXPECT_EQ(withheld.details, "");
     const auto json = attn::kit::verdicts_json(
-        store(), attn::kit::judge(store(), results_, "03", attn::kit::expected_values::withheld));
+        store(), attn::kit::judge(store(), attn::kit::result_folder(results_), "03",
+                                  attn::kit::expected_values::withheld));
     EXPECT_THAT(json, Not(HasSubstr(shape)));
 }
 
@@ -239,7 +289,8 @@ TEST_F(HiddenJudgeTest, ARecordedMistakeIsStillNamed) {
 
 TEST_F(JudgeTest, WritesValidJsonEvenFromInvalidUtf8) {
     std::ofstream(results_ / rows_case / "error.txt") << "bad \xff\xfe bytes\n";
-    const auto json = attn::kit::verdicts_json(store(), attn::kit::judge(store(), results_, "03"));
+    const auto json = attn::kit::verdicts_json(
+        store(), attn::kit::judge(store(), attn::kit::result_folder(results_), "03"));
     EXPECT_THAT(json, HasSubstr("\"case\": \"03_softmax/rows_notebook\""));
     EXPECT_THAT(json, HasSubstr("bad"));
 }

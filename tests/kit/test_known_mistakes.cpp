@@ -137,7 +137,7 @@ attn::kit::comparison judged(const wrong_answer& wrong, const any_tensor& answer
     }
     attn::kit::comparison verdict;
     for (const auto& [name, output_verdict] :
-         attn::kit::judge_case(store, entry, results).outputs) {
+         attn::kit::judge_case(store, entry, attn::kit::result_folder(results)).outputs) {
         if (name == wrong.output) verdict = output_verdict;
     }
     fs::remove_all(results);

@@ -221,7 +221,8 @@ protected:
     std::vector<attn::kit::comparison> law_verdicts(
         const attn::kit::case_entry& entry,
         attn::kit::expected_values shown = attn::kit::expected_values::shown) const {
-        const auto verdict = attn::kit::judge_case(store(), entry, results_, shown);
+        const auto verdict =
+            attn::kit::judge_case(store(), entry, attn::kit::result_folder(results_), shown);
         std::vector<attn::kit::comparison> laws;
         for (const auto& [name, compared] : verdict.outputs) {
             if (name.rfind("law.", 0) == 0) {

@@ -7,11 +7,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
 #include <optional>
 #include <stdexcept>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace attn::kit {
@@ -31,64 +33,48 @@ comparison failed(std::string reason) {
     return verdict;
 }
 
-// True if `path` is a regular file (not a link) whose real location is inside `root`.
-bool is_plain_file_inside(const fs::path& path, const fs::path& root) {
-    std::error_code error;
-    if (!fs::is_regular_file(fs::symlink_status(path, error))) return false;
-    const auto real = fs::weakly_canonical(path, error).generic_string();
-    const auto base = fs::weakly_canonical(root, error).generic_string() + "/";
-    return !error && real.compare(0, base.size(), base) == 0;
-}
-
 // The runner's failure file for a stub's throw (attn::not_implemented).
 constexpr const char* stub_file = "not_implemented.txt";
 
-// The first line of the runner's error.txt (or `file`), printable, or "" if there is none.
-std::string runner_error(const fs::path& folder, const fs::path& results,
+// The first line of the runner's error.txt (or `file`) in the case's folder, printable, or ""
+// if there is none.
+std::string runner_error(const result_folder& results, const fs::path& folder,
                          const std::string& file = "error.txt") {
-    const auto path = folder / file;
-    if (!is_plain_file_inside(path, results)) return "";
+    if (results.look(folder / file) != result_folder::entry::plain) return "";
     std::string text;
     try {
-        text = read_file_start(path, max_error_line + 4);  // enough to know it goes on
+        text = results.read(folder / file, max_error_line + 4, false);  // enough to know it goes on
     } catch (const npy_error&) {
         return "";
     }
     return printable_line(text.substr(0, text.find('\n')), max_error_line);
 }
 
-// `text` with every mention of the folder `results/` taken out: "02_x/case/w.npy: ...".
-std::string relative_to(std::string text, const fs::path& results) {
-    const std::string prefix = (results / "").string();
-    for (auto at = text.find(prefix); at != std::string::npos; at = text.find(prefix, at)) {
-        text.erase(at, prefix.size());
-    }
-    return text;
-}
-
 comparison judge_output(const golden_store& cases, const case_entry& entry, const std::string& name,
-                        const fs::path& results) {
-    const auto folder = results / entry.path;
+                        const result_folder& results) {
+    const fs::path folder = entry.path;
     const auto path = folder / (name + ".npy");
     const expected_golden expected = cases.expected(entry.file(name));
-    if (!is_plain_file_inside(path, results)) {
-        std::error_code ignored;  // a status that cannot be read: as good as absent
-        if (fs::exists(fs::symlink_status(path, ignored))) {
-            return failed("the result " + name + ".npy is not a plain file in the result folder");
+    switch (results.look(path)) {
+        case result_folder::entry::other:
+            return failed("the result " + name +
+                          ".npy is not a plain file of the program's in the result folder");
+        case result_folder::entry::absent: {
+            std::string error = runner_error(results, folder);
+            if (error.empty()) error = runner_error(results, folder, stub_file);
+            if (!error.empty()) return failed(error);
+            return failed("no result: the program stopped before it produced " + name +
+                          " (a crash, a time-out or an exit?)");
         }
-        std::string error = runner_error(folder, results);
-        if (error.empty()) error = runner_error(folder, results, stub_file);
-        if (!error.empty()) return failed(error);
-        return failed("no result: the program stopped before it produced " + name +
-                      " (a crash, a time-out or an exit?)");
+        case result_folder::entry::plain:
+            break;
     }
     try {
-        // Parsed under the name the student's program wrote ("03_x/case/weights.npy"); only a
-        // file that cannot be read at all is named by its path, taken out below.
-        const auto as_written = (fs::path(entry.path) / (name + ".npy")).generic_string();
-        return compare(parse_npy(read_file_bytes(path), as_written), expected);
+        // Parsed under the name the student's program wrote ("03_x/case/weights.npy").
+        return compare(parse_npy(results.read(path, max_npy_bytes, true), path.generic_string()),
+                       expected);
     } catch (const npy_error& error) {
-        return failed(printable_line(relative_to(error.what(), results), max_npy_problem));
+        return failed(printable_line(error.what(), max_npy_problem));
     }
 }
 
@@ -96,13 +82,13 @@ comparison judge_output(const golden_store& cases, const case_entry& entry, cons
 // output and the variant's, both untrusted. None where the case's own result is missing,
 // unreadable or not of the golden's shape and dtype: its comparison has failed already.
 std::optional<comparison> judge_law(const golden_store& cases, const case_entry& entry,
-                                    const case_law& law, const fs::path& results) {
-    const auto folder = results / entry.path;
+                                    const case_law& law, const result_folder& results) {
+    const fs::path folder = entry.path;
     const auto base_path = folder / (law.output + ".npy");
-    if (!is_plain_file_inside(base_path, results)) return std::nullopt;
+    if (results.look(base_path) != result_folder::entry::plain) return std::nullopt;
     any_tensor base;
     try {
-        base = parse_npy(read_file_bytes(base_path), entry.file(law.output));
+        base = parse_npy(results.read(base_path, max_npy_bytes, true), entry.file(law.output));
     } catch (const npy_error&) {
         return std::nullopt;
     }
@@ -115,29 +101,33 @@ std::optional<comparison> judge_law(const golden_store& cases, const case_entry&
     const std::size_t size = shape[law.output_axis];
     const std::string name = law_output_name(law) + ".npy";
     const auto path = folder / name;
-    if (!is_plain_file_inside(path, results)) {
-        std::error_code ignored;
-        if (fs::exists(fs::symlink_status(path, ignored))) {
-            return law_comparison(law_threw(
-                law, size, "its result " + name + " is not a plain file in the result folder"));
+    switch (results.look(path)) {
+        case result_folder::entry::other:
+            return law_comparison(
+                law_threw(law, size,
+                          "its result " + name +
+                              " is not a plain file of the program's in the result folder"));
+        case result_folder::entry::absent: {
+            const std::string error =
+                runner_error(results, folder, "law." + law.name + ".error.txt");
+            return law_comparison(error.empty() ? law_without_result(law, size)
+                                                : law_threw(law, size, error));
         }
-        const std::string error = runner_error(folder, results, "law." + law.name + ".error.txt");
-        return law_comparison(error.empty() ? law_without_result(law, size)
-                                            : law_threw(law, size, error));
+        case result_folder::entry::plain:
+            break;
     }
     try {
-        const auto as_written = (fs::path(entry.path) / name).generic_string();
-        const any_tensor variant = parse_npy(read_file_bytes(path), as_written);
+        const any_tensor variant =
+            parse_npy(results.read(path, max_npy_bytes, true), path.generic_string());
         return law_comparison(check_law(law, base, variant, golden));
     } catch (const npy_error& error) {
-        return law_comparison(law_threw(
-            law, size, printable_line(relative_to(error.what(), results), max_npy_problem)));
+        return law_comparison(law_threw(law, size, printable_line(error.what(), max_npy_problem)));
     }
 }
 
 }  // namespace
 
-std::vector<case_verdict> judge(const golden_store& cases, const fs::path& results,
+std::vector<case_verdict> judge(const golden_store& cases, const result_folder& results,
                                 const std::string& exercise, expected_values shown) {
     std::vector<case_verdict> verdicts;
     for (const case_entry* entry : cases.cases(exercise)) {
@@ -146,8 +136,8 @@ std::vector<case_verdict> judge(const golden_store& cases, const fs::path& resul
     return verdicts;
 }
 
-case_verdict judge_case(const golden_store& cases, const case_entry& entry, const fs::path& results,
-                        expected_values shown) {
+case_verdict judge_case(const golden_store& cases, const case_entry& entry,
+                        const result_folder& results, expected_values shown) {
     case_verdict verdict{entry.path, entry.exercise, entry.kind, true, false, {}};
     for (const auto& name : entry.expected) {
         comparison output = judge_output(cases, entry, name, results);
@@ -169,8 +159,8 @@ case_verdict judge_case(const golden_store& cases, const case_entry& entry, cons
     }
     // Known from which file the runner wrote, never from what it says: a student's own
     // exception that says "not implemented" is an ordinary failure.
-    verdict.not_implemented =
-        !verdict.passed && is_plain_file_inside(results / entry.path / stub_file, results);
+    verdict.not_implemented = !verdict.passed && results.look(fs::path(entry.path) / stub_file) ==
+                                                     result_folder::entry::plain;
     // Each law after the outputs, as an output of its own ("law.causal.context"): its
     // sentence states nothing of the expected tensor, hidden case or not.
     for (const case_law& law : entry.laws) {
@@ -181,6 +171,85 @@ case_verdict judge_case(const golden_store& cases, const case_entry& entry, cons
         verdict.outputs.push_back({law_output_name(law), std::move(*output)});
     }
     return verdict;
+}
+
+result_folder::result_folder(const fs::path& path, std::optional<uid_t> owner)
+    : path_(path), owner_(owner) {
+    fd_ = ::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd_ < 0) {
+        const int error = errno;
+        throw std::runtime_error("the result folder " + path.string() +
+                                 (error == ELOOP || error == ENOTDIR
+                                      ? " is not a folder (a symbolic link?); the judge "
+                                        "follows none"
+                                      : " cannot be opened: " + std::string(std::strerror(error))));
+    }
+    struct stat status {};
+    if (::fstat(fd_, &status) != 0 || (owner_ && status.st_uid != *owner_)) {
+        ::close(fd_);
+        throw std::runtime_error("the result folder " + path.string() +
+                                 " is not the runner's own (uid " +
+                                 std::to_string(owner_.value_or(0)) + ")");
+    }
+}
+
+result_folder::~result_folder() { ::close(fd_); }
+
+int result_folder::open_below(const fs::path& relative, std::string& problem) const {
+    std::vector<std::string> parts;
+    for (const auto& part : relative.lexically_normal()) parts.push_back(part.string());
+    if (parts.empty() || relative.is_absolute() ||
+        std::find(parts.begin(), parts.end(), "..") != parts.end()) {
+        problem = "is not a name inside the result folder";
+        return -1;
+    }
+    int folder = fd_;
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+        const bool last = i + 1 == parts.size();
+        const int flags = O_RDONLY | O_NOFOLLOW | O_CLOEXEC | (last ? O_NONBLOCK : O_DIRECTORY);
+        const int fd = ::openat(folder, parts[i].c_str(), flags);
+        const int error = errno;
+        if (folder != fd_) ::close(folder);
+        if (fd < 0) {
+            problem = error == ENOENT
+                          ? ""
+                          : "is not a plain file (" + std::string(std::strerror(error)) + ")";
+            return -1;
+        }
+        struct stat status {};
+        if (::fstat(fd, &status) != 0 || (owner_ && status.st_uid != *owner_) ||
+            (last && (!S_ISREG(status.st_mode) || status.st_nlink != 1))) {
+            ::close(fd);
+            problem = "is not a plain file of the program's";
+            return -1;
+        }
+        folder = fd;
+    }
+    return folder;
+}
+
+result_folder::entry result_folder::look(const fs::path& relative) const {
+    std::string problem;
+    const int fd = open_below(relative, problem);
+    if (fd >= 0) ::close(fd);
+    return fd >= 0 ? entry::plain : problem.empty() ? entry::absent : entry::other;
+}
+
+std::string result_folder::read(const fs::path& relative, std::size_t limit, bool whole) const {
+    std::string problem;
+    const int fd = open_below(relative, problem);
+    if (fd < 0) {
+        throw npy_error(relative.generic_string() + " " +
+                        (problem.empty() ? "does not exist" : problem));
+    }
+    try {
+        std::string bytes = read_descriptor(fd, relative.generic_string(), limit, whole);
+        ::close(fd);
+        return bytes;
+    } catch (...) {
+        ::close(fd);
+        throw;
+    }
 }
 
 std::string printable_line(const std::string& text, std::size_t max_bytes) {

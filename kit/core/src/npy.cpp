@@ -198,44 +198,14 @@ struct file_descriptor {
 // judge.
 std::string read_regular_file(const std::filesystem::path& path, std::size_t limit, bool whole) {
     const std::string name = path.string();
-    const auto cannot_read = [&name](int error) {
-        return npy_error(name + " cannot be read: " + std::strerror(error));
-    };
-    const auto too_large = [&name, limit] {
-        return npy_error(name + " is more than the " + std::to_string(limit) +
-                         " bytes the kit reads");
-    };
     const file_descriptor file{
         ::open(name.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)};
     if (file.fd < 0) {
         const int error = errno;
         if (error == ELOOP) throw npy_error(name + " is a symbolic link; the kit follows none");
-        throw cannot_read(error);
+        throw npy_error(name + " cannot be read: " + std::strerror(error));
     }
-    struct stat status {};
-    if (::fstat(file.fd, &status) != 0) throw cannot_read(errno);
-    if (!S_ISREG(status.st_mode)) {
-        throw npy_error(name + " is " + file_type(status.st_mode) + ", not a regular file");
-    }
-    const auto size = static_cast<std::size_t>(status.st_size);
-    if (whole && size > limit) throw too_large();
-    std::string bytes;
-    bytes.reserve(std::min(size, limit));
-    std::vector<char> buffer(std::size_t{1} << 16);
-    for (;;) {  // until the end, or one byte past `limit` (the file may have grown)
-        const std::size_t wanted = std::min(buffer.size(), limit + 1 - bytes.size());
-        const ssize_t got = ::read(file.fd, buffer.data(), wanted);
-        if (got < 0 && errno == EINTR) continue;
-        if (got < 0) throw cannot_read(errno);
-        if (got == 0) break;
-        bytes.append(buffer.data(), static_cast<std::size_t>(got));
-        if (bytes.size() > limit) {
-            if (whole) throw too_large();
-            bytes.resize(limit);
-            break;
-        }
-    }
-    return bytes;
+    return read_descriptor(file.fd, name, limit, whole);
 }
 
 }  // namespace
@@ -322,6 +292,40 @@ any_tensor parse_npy(const std::string& bytes, const std::string& what) {
         }
     }
     return copy_values<bool>(bytes, data_start, header.shape);
+}
+
+std::string read_descriptor(int fd, const std::string& name, std::size_t limit, bool whole) {
+    const auto cannot_read = [&name](int error) {
+        return npy_error(name + " cannot be read: " + std::strerror(error));
+    };
+    const auto too_large = [&name, limit] {
+        return npy_error(name + " is more than the " + std::to_string(limit) +
+                         " bytes the kit reads");
+    };
+    struct stat status {};
+    if (::fstat(fd, &status) != 0) throw cannot_read(errno);
+    if (!S_ISREG(status.st_mode)) {
+        throw npy_error(name + " is " + file_type(status.st_mode) + ", not a regular file");
+    }
+    const auto size = static_cast<std::size_t>(status.st_size);
+    if (whole && size > limit) throw too_large();
+    std::string bytes;
+    bytes.reserve(std::min(size, limit));
+    std::vector<char> buffer(std::size_t{1} << 16);
+    for (;;) {  // until the end, or one byte past `limit` (the file may have grown)
+        const std::size_t wanted = std::min(buffer.size(), limit + 1 - bytes.size());
+        const ssize_t got = ::read(fd, buffer.data(), wanted);
+        if (got < 0 && errno == EINTR) continue;
+        if (got < 0) throw cannot_read(errno);
+        if (got == 0) break;
+        bytes.append(buffer.data(), static_cast<std::size_t>(got));
+        if (bytes.size() > limit) {
+            if (whole) throw too_large();
+            bytes.resize(limit);
+            break;
+        }
+    }
+    return bytes;
 }
 
 std::string read_file_bytes(const std::filesystem::path& path) {

@@ -37,6 +37,10 @@ std::string read_file_bytes(const std::filesystem::path& path);
 // opens it: for a text file of untrusted length, such as a runner's error.txt.
 std::string read_file_start(const std::filesystem::path& path, std::size_t max_bytes);
 
+// What read_file_bytes (`whole`) or read_file_start reads, from a descriptor already open;
+// `name` names it in errors. A file that is not a regular file is refused.
+std::string read_descriptor(int fd, const std::string& name, std::size_t limit, bool whole);
+
 // read_file_bytes + parse_npy.
 any_tensor read_npy(const std::filesystem::path& path);
 
