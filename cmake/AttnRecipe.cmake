@@ -13,17 +13,25 @@ set(ATTN_RECORD_STEP ${CMAKE_CURRENT_LIST_DIR}/attn_record_step.py)
 
 # attn_record_recipe(<id> <gpu>): the recipe of exercise <id>, from its targets exNN_exercises
 # (the stub's library) and test_exNN_exercises (its program), which must exist; the earlier
-# solutions' archives are ATTN_EARLIER_SOLUTIONS. Needs ATTN_PYTHON.
+# solutions' archives are ATTN_EARLIER_SOLUTIONS, the kit libraries a student's file may call
+# ATTN_API_LIBRARIES (the rest of the link is the kit's own, which it may neither define nor
+# call: tools/grader/symbols.py). Needs ATTN_PYTHON.
 function(attn_record_recipe id gpu)
   set(recipes ${CMAKE_BINARY_DIR}/recipes)
-  set(archives "")
-  foreach(earlier IN LISTS ATTN_EARLIER_SOLUTIONS)
-    list(APPEND archives "\"$<TARGET_LINKER_FILE:${earlier}>\"")
+  foreach(kind IN ITEMS solution api)
+    set(${kind} "")
   endforeach()
-  list(JOIN archives ", " archives)
+  foreach(earlier IN LISTS ATTN_EARLIER_SOLUTIONS)
+    list(APPEND solution "\"$<TARGET_LINKER_FILE:${earlier}>\"")
+  endforeach()
+  foreach(library IN LISTS ATTN_API_LIBRARIES)
+    list(APPEND api "\"$<TARGET_LINKER_FILE:${library}>\"")
+  endforeach()
+  list(JOIN solution ", " solution)
+  list(JOIN api ", " api)
   file(GENERATE OUTPUT ${recipes}/ex${id}.targets.json CONTENT
        "{\"exercise\": \"${id}\", \"stub_library\": \"$<TARGET_LINKER_FILE:ex${id}_exercises>\",
- \"solution_archives\": [${archives}]}\n")
+ \"solution_archives\": [${solution}], \"api_archives\": [${api}]}\n")
   set(language CXX)
   if(gpu AND ATTN_GPU_BACKEND STREQUAL "CUDA")
     set(language CUDA)

@@ -118,7 +118,8 @@ def main(argv: list) -> int:
                 "reads": reads_of_compile(recorded) if step == "compile"
                 else reads_of_link(recorded)}
     if step == "link":
-        document["solution_archives"] = targets["solution_archives"]
+        document.update({key: targets[key] for key in
+                         ("stub_library", "solution_archives", "api_archives")})
     temporary = f"{recipe}.{os.getpid()}"
     with open(temporary, "w", encoding="utf-8") as file:
         json.dump(document, file, indent=1)

@@ -485,6 +485,27 @@ def gpu_student(name):
     return one_exercise("23", lambda kit, ex: gpu_attack(kit, name))
 
 
+# The link and the judge's folder: attacks that scored points for nothing at kit 6d6e478.
+FAST_KERNEL_LINE = '    require_positive("head_dim", shape.head_dim);\n'
+
+
+def calls_fast_kernel(kit, ex):
+    """23's stub, its host function handing the work to the kit's fast kernel."""
+    source = kit.stub(ex)
+    if FAST_KERNEL_LINE not in source or "namespace attn" not in source:
+        raise SystemExit("make_class.py: exercise 23's stub changed: its host function's "
+                         "head_dim check is not found")
+    source = source.replace(FAST_KERNEL_LINE, FAST_KERNEL_LINE + "    hostile_23::fast(queries, "
+                            "keys, values, context, shape);\n    return;\n")
+    at = source.index("namespace attn")
+    return source[:at] + cxx("calls_fast_kernel.cpp").strip("\n") + "\n\n" + source[at:]
+
+
+def kit_symbols(weak: bool):
+    return one_exercise("23", appended(stub, "kit_symbols_23.cpp",
+                                       WEAK="__attribute__((weak))" if weak else ""), solved)
+
+
 def first_solved(count):
     def files(kit):
         ids = kit.ids()
@@ -746,6 +767,13 @@ STUDENTS = {
     "rewrites_results": ("flat", rewrites_results(True, 10), None),
     "rewrites_results_burning": ("flat", rewrites_results(False, 60), None),
     **{name: ("flat", gpu_student(name), None) for name in GPU_ATTACKS},
+    "deplibs_05": ("flat", one_exercise("05", appended(stub, "deplibs.cpp")), None),
+    "kit_symbols_23": ("flat", kit_symbols(weak=False), None),
+    "weak_kit_symbols_23": ("flat", kit_symbols(weak=True), None),
+    "calls_fast_kernel_23": ("flat", one_exercise("23", calls_fast_kernel), None),
+    "swaps_results_02": ("flat", one_exercise("02", lambda kit, ex: attack(
+        kit, ex, "stub", cxx("swaps_results.cpp"), "crash();")), None),
+    "deep_tree_01": ("flat", one_exercise("01", appended(solved, "deep_tree.cpp")), None),
 }
 
 # Students whose folder is not their name: names that collide with the grader's outputs, a

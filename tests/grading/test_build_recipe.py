@@ -75,7 +75,8 @@ class RecorderTest(unittest.TestCase):
         self.targets = self.build / "recipes" / "ex02.targets.json"
         self.targets.write_text(json.dumps({
             "exercise": "02", "stub_library": str(self.build / "libex02_exercises.a"),
-            "solution_archives": [str(self.build / "libex01_solutions.a")]}))
+            "solution_archives": [str(self.build / "libex01_solutions.a")],
+            "api_archives": []}))
 
     def record(self, step: str, parts: list, command: list) -> tuple:
         recipe = self.build / "recipes" / f"ex02.{step}.json"

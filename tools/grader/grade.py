@@ -17,6 +17,7 @@ import subprocess
 import sys
 import threading
 import time
+import traceback
 from pathlib import Path
 
 from kitlib import packages
@@ -25,7 +26,7 @@ from kitlib.statuses import worse
 from kitlib.text import printable
 
 from . import cases as casesets
-from . import gradescope, kitbuild, reports, submission
+from . import gradescope, kitbuild, reports, submission, symbols
 from .rubric import Rubric
 from .sandbox import LINK_GID, Limits, Sandbox, View, seal_problem
 
@@ -71,6 +72,35 @@ def make_out(out: Path, isolated: bool) -> None:
     students = out / "students"
     students.mkdir(exist_ok=True)
     os.chmod(students, 0o700)
+
+
+class SlotError(Exception):
+    """A job slot that cannot go on: what a student left in its work folder could not be
+    removed. The slot stops; its next students go to the others."""
+
+
+def release(path: Path) -> None:
+    """Removes a folder a student's code may have filled (3,000 nested folders, files made
+    read-only): `rm -rf --one-file-system`, which walks any depth without recursion in Python
+    and never crosses into a mount. Raises SlotError if anything is left."""
+    if not os.path.lexists(path):
+        return
+    done = subprocess.run(["rm", "-rf", "--one-file-system", "--", str(path)],
+                          capture_output=True, text=True, errors="replace")
+    if os.path.lexists(path):
+        raise SlotError(f"could not remove {path}: {done.stderr.strip()[-300:]}")
+
+
+def new_folder(path: Path, mode: int = 0o711) -> Path:
+    """A folder the grader makes before anything of the student's runs, owned by the grader
+    (root): the sandbox's uid may pass through it, never rename or add an entry in it. One
+    that exists already is refused: the grader never reuses what a program could have made."""
+    try:
+        path.mkdir(mode=mode)
+    except FileExistsError:
+        raise SlotError(f"{path} exists before the grader made it") from None
+    os.chmod(path, mode)
+    return path
 
 
 def list_students(submissions: Path) -> tuple:
@@ -160,10 +190,10 @@ class Grader:
                                                                   [source, build])})) \
             + self.toolchain
         self.build_dir = build
+        self.link_rules = {}
 
         sandbox_root = out / ".sandbox"
-        if sandbox_root.exists():
-            shutil.rmtree(sandbox_root)
+        release(sandbox_root)
         sandbox_root.mkdir()
         os.chmod(sandbox_root, 0o711)
         self.sandbox_root = sandbox_root
@@ -222,16 +252,23 @@ class Grader:
                             f"size={WORK_BYTES},mode=0711,nosuid,nodev", "tmpfs", str(work)],
                            check=True)
         sandbox.work = work
+        sandbox.students = 0  # a fresh folder each (grade_student)
         return sandbox
 
     def grade_student(self, student: Path, sandbox: Sandbox) -> dict:
+        """Grades one student in a folder of its own in the slot's work folder, released when
+        done (release(): a failure there stops the slot, raising SlotError)."""
+        sandbox.students += 1
+        work = new_folder(sandbox.work / f"student-{sandbox.students}")
+        try:
+            return self.grade_in(student, sandbox, work)
+        finally:
+            sandbox.sweep()
+            release(work)
+
+    def grade_in(self, student: Path, sandbox: Sandbox, work: Path) -> dict:
         start = time.monotonic()
-        work = sandbox.work
-        for entry in work.iterdir():  # the last student's, should a grader error have left it
-            shutil.rmtree(entry) if entry.is_dir() and not entry.is_symlink() else entry.unlink()
-        sources = work / "sources"
-        sources.mkdir()
-        os.chmod(sources, 0o755)
+        sources = new_folder(work / "sources", 0o755)
         # The student's files are copied before anything of theirs runs.
         taken = submission.take(student, self.exercises, sources)
         ident = submission.student_id(student.name)
@@ -254,9 +291,6 @@ class Grader:
             record["status"] = worse(record["status"], result["status"])
         if not taken.complete:
             record["status"] = "files missing"
-        sandbox.sweep()
-        for entry in work.iterdir():
-            shutil.rmtree(entry, ignore_errors=True)
         record["seconds"] = round(time.monotonic() - start, 2)
         record["compile_together_s"] = together["seconds"]
         record["total"] = round(sum(r["points"] for r in record["exercises"].values()), 2)
@@ -276,8 +310,7 @@ class Grader:
         start = time.monotonic()
         if len(sources) < 2:
             return {"object": None, "why": "fewer than two files", "seconds": 0.0}
-        folder = work / "together"
-        folder.mkdir()
+        folder = new_folder(work / "together")
         lines = []
         for ex_id, source in sorted(sources.items()):
             shutil.copyfile(source, folder / source.name)
@@ -297,19 +330,49 @@ class Grader:
         argv = kitbuild.student_compile(cmds, str(unity), str(obj))
         compiled = sandbox.run(argv + ["-fPIC"], str(folder),
                                Limits(**COMPILE_LIMITS), view)
+        # Checked before it is weakened (what it defines and calls: symbols.py); a unit
+        # refused is compiled file by file, where each file's check names its own exercise.
+        refused = self.refusal(obj, folder, sandbox, sorted(sources)) \
+            if compiled.status == "ok" else ""
         # Only its definitions: a weakened undefined reference (cblas_ssyrk) would link to 0.
         weaken = ("nm -g --defined-only -P all_exercises.o | cut -d' ' -f1 > defined.txt && "
                   "objcopy --weaken-symbols=defined.txt all_exercises.o")
-        weakened = compiled.status == "ok" and sandbox.run(
+        weakened = compiled.status == "ok" and not refused and sandbox.run(
             ["/bin/sh", "-c", weaken], str(folder), Limits(**COMPILE_LIMITS),
             View(writable=(folder,))).status == "ok"
         seconds = round(time.monotonic() - start, 2)
         if not weakened:
             return {"object": None, "seconds": seconds,
                     "why": "compiled file by file: " + ("the files do not compile as one unit"
-                                                        if compiled.status != "ok"
-                                                        else "weakening its symbols failed")}
+                                                        if compiled.status != "ok" else
+                                                        f"the unit is refused: {refused}"
+                                                        if refused else
+                                                        "weakening its symbols failed")}
         return {"object": obj, "why": "", "seconds": seconds}
+
+    def refusal(self, obj: Path, folder: Path, sandbox: Sandbox, ex_ids: list) -> str:
+        """Why the student's object `obj`, of exercises `ex_ids`, may not be linked ("" if it
+        may): symbols.py's rules, on what nm and readelf, run in the sandbox, list of it."""
+        listing = folder / (obj.name + ".symbols")
+        ran = sandbox.run(["/bin/sh", "-c", f"({symbols.listing_command(obj)}) > {listing}"],
+                          str(folder), Limits(**COMPILE_LIMITS), View(writable=(folder,)))
+        if ran.status != "ok":
+            return f"its symbols could not be listed ({ran.why or ran.status})"
+        try:
+            fd = os.open(listing, os.O_RDONLY | os.O_NOFOLLOW)
+            with os.fdopen(fd, "rb") as file:
+                text = file.read(symbols.MAX_LISTING_BYTES + 1).decode("utf-8", "replace")
+        except OSError as error:
+            return f"its symbols could not be read ({error.strerror})"
+        if len(text) > symbols.MAX_LISTING_BYTES:
+            return "it defines more symbols than the grader reads"
+        return symbols.refusal(text, symbols.merged([self.rules(ex_id) for ex_id in ex_ids]))
+
+    def rules(self, ex_id: str) -> symbols.LinkRules:
+        """Exercise ex_id's link rules (symbols.py), from the kit's build, once per grading."""
+        if ex_id not in self.link_rules:
+            self.link_rules[ex_id] = symbols.rules_for(self.commands[ex_id], [self.build_dir])
+        return self.link_rules[ex_id]
 
     def grade_exercise(self, exercise, source, work, sandbox, feedback_dir, together,
                        not_taken) -> dict:
@@ -327,12 +390,13 @@ class Grader:
                               f"no file {Path(exercise['stub']).name} in the submission")
             self.fail_all(result, all_cases, result["note"])
         else:
+            # The exercise's folder is the grader's: the sandbox's uid may write in its
+            # build/, cwd-SET/ and results-SET/ folders, never rename or add one.
             folder = work / ex_id
             for attempt in ([together] if together else []) + [None]:
-                if folder.exists():
-                    shutil.rmtree(folder)
-                folder.mkdir()
-                sandbox.give(str(folder))
+                release(folder)
+                new_folder(folder)
+                sandbox.give(str(new_folder(folder / "build")))
                 result.update(status="graded", note="", sets={})
                 program = self.build(exercise, source, folder, sandbox, result, attempt)
                 if program is None:
@@ -345,7 +409,7 @@ class Grader:
                 if started or attempt is None:
                     break
             result["timing"]["built"] = "together" if attempt is not None else "alone"
-            shutil.rmtree(folder, ignore_errors=True)  # its program: room for the next one
+            release(folder)  # its program: room for the next one
         total = sum(s["cases"] for s in result["sets"].values())
         passed = sum(s["passed"] for s in result["sets"].values())
         result["points"] = self.rubric.score(ex_id, passed, total)
@@ -359,10 +423,12 @@ class Grader:
                 {"case": p, "reason": reason, "mistake": "", "hint": ""} for p in paths]}
 
     def build(self, exercise, source, folder, sandbox, result, together) -> Path | None:
-        """The exercise's test program, linked with `together` or with the file compiled
-        alone; None (and the compiler's words in result["note"]) when it does not build."""
+        """The exercise's test program in folder/build, linked with `together` or with the file
+        compiled alone; None (and the compiler's words in result["note"]) when it does not
+        build, or when its object defines or calls what it may not (symbols.py)."""
         ex_id = exercise["id"]
         cmds = self.commands[ex_id]
+        folder = folder / "build"
         program = folder / f"test_ex{ex_id}_exercises"
         obj, student_file = together, folder / Path(exercise["stub"]).name
         if together is None:
@@ -380,6 +446,11 @@ class Grader:
                 result["note"] = "does not compile:\n" + self.compiler_words(
                     compiled, student_file, folder, exercise) + "\n" + self.how_compiled(
                     ex_id, kitbuild.student_compile(cmds, str(student_file), str(obj)))
+                return None
+            refused = self.refusal(obj, folder, sandbox, [ex_id])
+            if refused:
+                result["status"] = "build-failed"
+                result["note"] = f"not linked: {refused}"
                 return None
         # Only the link step sees what it links of the kit's build (the earlier solutions'
         # libraries among them), and only the linker runs there: no student code.
@@ -437,15 +508,22 @@ class Grader:
             result["timing"][f"run-{name}"] = ran_s
             for outcome in crashes.values():  # an exit(1) ("failed") leaves the status as it is
                 result["status"] = worse(result["status"], outcome.status)
-            if ran and not (results / "runner-started").exists() and ran.why:
-                crashes.setdefault("", ran)  # it died before main(): no case ran
+            if ran and not (results / "runner-started").exists():
+                # It never started main() (a static initializer exited or crashed, the loader
+                # failed): no case ran, and the note says why, never a silent zero.
+                ran.why = "the test program never started its cases: " + (
+                    ran.why or self.exit_in_words(ran, self.is_gpu[ex_id]))
+                crashes.setdefault("", ran)
+                if ran.status == "failed":
+                    result["status"] = worse(result["status"], "crashed")
             if crashes:  # added to, not replacing, what an earlier case set noted
                 result["note"] += ("\n" if result["note"] else "") + "; ".join(
                     f"{case or 'before any case'}: {outcome.why}"
                     for case, outcome in sorted(crashes.items()))[:1000]
             started |= (results / "runner-started").exists()
             result["sets"][name] = self.judge_set(ex_id, name, results, feedback_dir, result,
-                                                  all_cases[name], crashes)
+                                                  all_cases[name], crashes,
+                                                  sandbox.uid if sandbox.isolated else os.getuid())
         return started
 
     def run_cases(self, program, folder, results, inputs, cases, sandbox, gpu) -> tuple:
@@ -458,8 +536,7 @@ class Grader:
         wall = self.timeout_s
         run_dir = folder / f"cwd-{results.name}"
         for path in (run_dir, results):
-            path.mkdir()
-            sandbox.give(str(path))
+            sandbox.give(str(new_folder(path)))
         cuda = gpu and self.backend == "CUDA"
         view = View(read_only=(inputs,), writable=(folder,), devices=True, gpu=cuda)
         limits = Limits(wall_s=wall, cpu_s=int(wall))
@@ -541,7 +618,8 @@ class Grader:
         finally:
             os.close(fd)
 
-    def judge_set(self, ex_id, name, results, feedback_dir, result, paths, crashes) -> dict:
+    def judge_set(self, ex_id, name, results, feedback_dir, result, paths, crashes,
+                  uid) -> dict:
         """The verdict: the judge on the result files against the full set. The program's exit
         status and output are never read for it. A judge that fails or runs out of time costs
         these cases, marked so, never the student's other exercises."""
@@ -551,7 +629,7 @@ class Grader:
         try:
             judged = subprocess.run(JUDGE_LIMITS + [
                 str(self.judge), "--cases", str(self.sets[name]), "--results", str(results),
-                "--exercise", ex_id, "--out", str(verdicts_file)]
+                "--results-owner", str(uid), "--exercise", ex_id, "--out", str(verdicts_file)]
                 + (["--hide-expected"] if name != "public" else []),
                 capture_output=True, text=True, errors="replace", timeout=JUDGE_WALL_S)
             if judged.returncode != 0:
@@ -738,17 +816,39 @@ def main(argv=None) -> int:
     for _ in range(args.jobs):
         slots.put(grader.sandbox())
     lock = threading.Lock()
+    live_slots = [args.jobs]  # a slot whose work folder could not be released stops
+
+    def grader_error(student, error) -> dict:
+        record = {"id": submission.student_id(student.name), "status": "crashed",
+                  "total": 0.0, "max": grader.rubric.total, "exercises": {}, "seconds": 0.0,
+                  "error": printable(f"grader error: {error!r}", one_line=True, limit=500),
+                  "traceback": traceback.format_exc()[-6000:]}
+        reports.write_grader_error(grader.out / "students" / record["id"], record)
+        return record
 
     def one(student):
-        sandbox = slots.get()
+        sandbox = None
+        while sandbox is None:
+            with lock:
+                if not live_slots[0]:
+                    break
+            try:
+                sandbox = slots.get(timeout=1)
+            except queue.Empty:
+                continue
         try:
+            if sandbox is None:
+                raise SlotError("every job slot stopped: no slot left to grade in")
             record = grader.grade_student(student, sandbox)
+            slots.put(sandbox)
+        except SlotError as error:  # this slot goes no further: its next students, elsewhere
+            record = grader_error(student, error)
+            if sandbox is not None:
+                with lock:
+                    live_slots[0] -= 1
+                print(f"grade: job slot of uid {sandbox.uid} stopped: {error}", flush=True)
         except Exception as error:  # a grader bug on one student must not stop the class
-            record = {"id": submission.student_id(student.name), "status": "crashed",
-                      "total": 0.0, "max": grader.rubric.total, "exercises": {}, "seconds": 0.0,
-                      "error": printable(f"grader error: {error!r}", one_line=True, limit=500)}
-            reports.write_grader_error(grader.out / "students" / record["id"], record)
-        finally:
+            record = grader_error(student, error)
             slots.put(sandbox)
         with lock:
             print(f"  {record['id']:<24} {record['total']:>7.2f}/{record['max']:<6} "

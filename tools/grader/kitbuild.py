@@ -47,6 +47,8 @@ class ExerciseCommands:
     link: list                # argv: the test program (PROGRAM) with OBJECT for the stub
     link_reads: list          # what it reads: objects and libraries, by absolute path
     solution_archives: list   # the earlier exercises' solutions among them
+    stub_library: str = ""    # the stub's library the kit's build linked (its declarations)
+    api_archives: list = ()   # kit libraries a student's file may call (the GPU backend)
 
 
 # A kit without .git (Gradescope's copy, unzipped from `tools/grade gradescope-zip`) names the
@@ -239,7 +241,8 @@ def commands(build_dir: Path, exercise: dict) -> ExerciseCommands:
         steps[step] = recipe
     link = steps["link"]
     return ExerciseCommands(steps["compile"]["argv"], steps["compile"]["reads"], link["argv"],
-                            link["reads"], link["solution_archives"])
+                            link["reads"], link["solution_archives"], link["stub_library"],
+                            link["api_archives"])
 
 
 def fill(argv: list, values: dict) -> list:

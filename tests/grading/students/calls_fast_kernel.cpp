@@ -1,0 +1,15 @@
+// calls_fast_kernel_23: 23's host function hands the work to the kit's own fast CUDA kernel
+// instead of launching the student's functor. On the OpenMP backend that kernel throws, so it
+// scored 0 there; on a CUDA kit it would have scored full marks. The kit's fast kernel is in a
+// library of its own that no exercise's program links: the call does not link.
+
+#include "attn/gpu/fast_attention.hpp"
+
+namespace hostile_23 {
+
+void fast(const float* queries, const float* keys, const float* values, float* context,
+          const attn::gpu::HeadsShape& shape) {
+    attn::gpu::fast_causal_attention(queries, keys, values, context, shape);
+}
+
+}  // namespace hostile_23
