@@ -1,5 +1,6 @@
 """The grader's build recipe (cmake/AttnRecipe.cmake, cmake/attn_record_step.py): written by
-CMake's own build, read by tools/grader/kitbuild.py, with no command line edited by position.
+CMake's own build, read by tools/grader/kitbuild.py, with no command line edited by position;
+and the rules of what a student's object may define and call (tools/grader/symbols.py).
 
 A toy project with the kit's recipe module (an earlier exercise's solution, a stub, its test
 program) is built by CMake; a "student's" file is then compiled and linked from the recipe in
@@ -27,7 +28,7 @@ from pathlib import Path
 KIT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(KIT / "tools"))
 
-from grader import kitbuild  # noqa: E402
+from grader import kitbuild, symbols  # noqa: E402
 
 RECORD_STEP = KIT / "cmake" / "attn_record_step.py"
 
@@ -182,6 +183,58 @@ class ToyProjectTest(unittest.TestCase):
         depfiles = [arg for arg in argv if "--dependency-file=" in arg]
         self.assertEqual(depfiles, [f"-Wl,--dependency-file={student}/link.d"], argv)
         self.assertTrue((student / "link.d").is_file())
+
+
+class LinkRulesTest(unittest.TestCase):
+    """symbols.py on objects g++ makes: what a student's file may define and call."""
+
+    def setUp(self):
+        self.top = Path(tempfile.mkdtemp(prefix="attn-symbols."))
+        self.addCleanup(shutil.rmtree, self.top)
+        stub = self.compile("stub", "int answer() { throw 1; }\n")
+        internal = self.compile("internal", "int kit_helper() { return 1; }\n")
+        api = self.compile("api", "int api_call() { return 2; }\n")
+        self.rules = symbols.LinkRules(
+            declared=set(symbols.defined_strongly(stub)),
+            kit=set(symbols.defined_strongly(internal) | symbols.defined_strongly(api)),
+            internal=set(symbols.defined_strongly(internal)))
+
+    def compile(self, name: str, text: str) -> str:
+        (self.top / f"{name}.cpp").write_text(text)
+        obj = self.top / f"{name}.o"
+        subprocess.run(["g++", "-c", str(self.top / f"{name}.cpp"), "-o", str(obj)], check=True)
+        return str(obj)
+
+    def refusal(self, text: str) -> str:
+        obj = self.compile("student", text)
+        listing = subprocess.run(["/bin/sh", "-c", symbols.listing_command(Path(obj))],
+                                 capture_output=True, text=True, check=True).stdout
+        return symbols.refusal(listing, self.rules)
+
+    def test_the_declared_functions_and_own_helpers_are_allowed(self):
+        self.assertEqual(self.refusal(
+            "int api_call();\nstatic int twice(int x) { return 2 * x; }\n"
+            "inline int inlined() { return 3; }\nint my_helper() { return inlined(); }\n"
+            "int answer() { return twice(api_call()) + my_helper(); }\n"), "")
+
+    def test_a_kit_symbol_strong_or_weak_is_refused(self):
+        for text in ("int kit_helper() { return 42; }\n",
+                     "__attribute__((weak)) int kit_helper() { return 42; }\n",
+                     "int api_call() { return 42; }\n"):
+            with self.subTest(text=text):
+                self.assertIn("which is the kit's own", self.refusal(text))
+
+    def test_main_is_refused(self):
+        self.assertIn("main()", self.refusal("int main() { return 0; }\n"))
+
+    def test_a_call_into_the_kits_internals_is_refused(self):
+        self.assertIn("it calls kit_helper(...)", self.refusal(
+            "int kit_helper();\nint answer() { return kit_helper(); }\n"))
+
+    def test_a_deplibs_section_is_refused(self):
+        self.assertIn(".deplibs", self.refusal(
+            'asm(".pushsection .deplibs,\\"MS\\",@0x6fff4c04,1\\n.asciz \\"libx.a\\"\\n'
+            '.popsection\\n");\nint answer() { return 42; }\n'))
 
 
 if __name__ == "__main__":

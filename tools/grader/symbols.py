@@ -114,10 +114,12 @@ def refusal(listing: str, rules: LinkRules) -> str:
 
 
 def demangle(name: str) -> str:
-    """The C++ name of a symbol (c++filt), as readable as it gets; the mangled name where
-    c++filt is missing."""
+    """The C++ name of a symbol (c++filt) without its parameter list, which xtensor's types
+    make a paragraph long: `attn::gpu::causal_attention(...)`; the mangled name where c++filt
+    is missing."""
     try:
-        return subprocess.run(["c++filt", name], capture_output=True, text=True,
-                              timeout=10).stdout.strip() or name
+        readable = subprocess.run(["c++filt", name], capture_output=True, text=True,
+                                  timeout=10).stdout.strip() or name
     except (OSError, subprocess.TimeoutExpired):
         return name
+    return readable.split("(", 1)[0] + "(...)" if "(" in readable else readable
