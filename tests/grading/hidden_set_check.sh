@@ -49,12 +49,14 @@ stage "runner and judge"
 # The slice graded here and again on Slurm: a student of each status the gradebook and the
 # merge of shards carry (graded: solved, stubs, half; build-failed: no_compile_03; crashed:
 # segfault_04) and the three whose grade a hidden set decides (notebook_fitted loses its 01,
-# reads_public_goldens and reads_hidden gain nothing); 8 students make 3 shards of 3, 3 and 2.
+# reads_public_goldens and reads_hidden gain nothing), and swaps_results_03, whose link from
+# its public results to the hidden set must earn nothing and show no hidden value; 9 students
+# make 3 shards of 3.
 # Exercises: the rubric's two (01 all-or-nothing, 03 compiled in one unit with 01) and 04,
 # where segfault_04 crashes. The other 20 exercises, graded here and on Slurm as well, cost
 # CI four minutes and reach no code path of either that 01, 03 and 04 do not.
 some=(--only solved --only stubs --only half --only notebook_fitted --only reads_public_goldens
-      --only reads_hidden --only no_compile_03 --only segfault_04)
+      --only reads_hidden --only no_compile_03 --only segfault_04 --only swaps_results_03)
 chmod o+x "$class"  # the sandbox user compiles against the kit build under --out
 python3 tests/grading/make_class.py "$class/students" "${some[@]}" >/dev/null
 echo '{"points": {"01": 5, "03": 20}, "partial": false}' >"$class/rubric.json"

@@ -771,7 +771,7 @@ STUDENTS = {
     "kit_symbols_23": ("flat", kit_symbols(weak=False), None),
     "weak_kit_symbols_23": ("flat", kit_symbols(weak=True), None),
     "calls_fast_kernel_23": ("flat", one_exercise("23", calls_fast_kernel), None),
-    "swaps_results_02": ("flat", one_exercise("02", lambda kit, ex: attack(
+    "swaps_results_03": ("flat", one_exercise("03", lambda kit, ex: attack(
         kit, ex, "stub", cxx("swaps_results.cpp"), "crash();")), None),
     "deep_tree_01": ("flat", one_exercise("01", appended(solved, "deep_tree.cpp")), None),
 }

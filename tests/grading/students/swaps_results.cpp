@@ -1,4 +1,4 @@
-// swaps_results_02: 02's stub; before main(), the runner puts a symbolic link to the grader's
+// swaps_results_03: 03's stub; before main(), the runner puts a symbolic link to the grader's
 // full case set (OUT/.cases/hidden where there is one, else public) in the place of its results
 // folder, having renamed the folder away; it makes the next case set's folders before the
 // grader does, hard-links the case set's expected files into its results where it can reach
