@@ -767,7 +767,7 @@ STUDENTS = {
     "rewrites_results": ("flat", rewrites_results(True, 10), None),
     "rewrites_results_burning": ("flat", rewrites_results(False, 60), None),
     **{name: ("flat", gpu_student(name), None) for name in GPU_ATTACKS},
-    "deplibs_05": ("flat", one_exercise("05", appended(stub, "deplibs.cpp")), None),
+    "deplibs_04": ("flat", one_exercise("04", appended(stub, "deplibs.cpp")), None),
     "kit_symbols_23": ("flat", kit_symbols(weak=False), None),
     "weak_kit_symbols_23": ("flat", kit_symbols(weak=True), None),
     "calls_fast_kernel_23": ("flat", one_exercise("23", calls_fast_kernel), None),

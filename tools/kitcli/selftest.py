@@ -45,7 +45,9 @@ PRESET, ASAN_PRESET = "selftest", "selftest-asan"
 # The slice of the synthetic class `tools/kit test` grades: a student of each outcome the
 # gradebook shows (all, none, a compile failure, a crash, one attack), on the exercises where
 # their grades differ. --full grades the whole class on every exercise.
-SLICE_STUDENTS = ("solved", "stubs", "no_compile_03", "segfault_04", "reads_public_goldens")
+# Two of the exploit corpus too: the link's (.deplibs) and the judge's folder (a swap).
+SLICE_STUDENTS = ("solved", "stubs", "no_compile_03", "segfault_04", "reads_public_goldens",
+                  "deplibs_04", "swaps_results_03")
 SLICE_EXERCISES = "01,03,04"
 # The synthetic class's runs are timed out sooner than a class's (20 s): its students who loop
 # cost a time-out per case, and its honest programs need under 2 s (exercise 22's GPT-2
