@@ -79,7 +79,7 @@ class CatalogueTest(ThrowawayKitTest):
                       "| ready: 2 cases, 2 named mistakes |", readme)
         self.assertIn(f"| 02 | The lab's fails exercise | {cells} | `exercises/02_fails.cpp` "
                       "| ready: 1 case, 0 named mistakes |", readme)
-        self.assertIn("<!-- packages:begin -->\nDependencies (Debian 12 packages, installed by "
+        self.assertIn("<!-- packages:begin -->\nDependencies (Debian 12 and 13 packages, installed by "
                       "`tools/kit setup`): g++, cmake; python3-torch\nto record goldens "
                       "(`tools/kit setup --recorder`); and bubblewrap to grade a class\n"
                       "(`tools/kit setup --grader`, which `tools/grade` runs itself).\n"

@@ -66,7 +66,7 @@ def catalogue_table(kit: Kit, counts: dict) -> str:
 def packages_sentence(kit: Kit) -> str:
     packages = kit.settings["packages"]
     return textwrap.fill(
-        "Dependencies (Debian 12 packages, installed by `tools/kit setup`): "
+        "Dependencies (Debian 12 and 13 packages, installed by `tools/kit setup`): "
         + ", ".join(packages["build"]) + "; " + ", ".join(packages["recorder"])
         + " to record goldens (`tools/kit setup --recorder`); and "
         + ", ".join(packages["grader"]) + " to grade a class (`tools/kit setup --grader`, "
