@@ -31,6 +31,7 @@ Standard library only: python3 tests/grading/test_report.py
 import contextlib
 import io
 import json
+import os
 import re
 import stat
 import sys
@@ -544,7 +545,8 @@ class JudgeVerdictsTest(unittest.TestCase):
             grader = grade.Grader.__new__(grade.Grader)
             grader.judge, grader.sets = judge, {"public": folder}
             result = {"note": "", "timing": {}}
-            data = grader.judge_set("01", "public", folder, folder, result, ["01/a", "01/b"], {})
+            data = grader.judge_set("01", "public", folder, folder, result, ["01/a", "01/b"], {},
+                                    os.getuid())
         self.assertEqual(result["note"], "")
         self.assertEqual([(f["case"], f["not_implemented"]) for f in data["failures"]],
                          [("01/a", True), ("01/b", False)])
