@@ -15,10 +15,11 @@ import json
 import sys
 from pathlib import Path
 
+import numpy as np
 import torch
 from kitlib import catalogue as catalogue_file
 
-from . import book, exercises, hidden_key, selfcheck, store
+from . import book, exercises, hidden_key, provenance, selfcheck, store
 from .cases import Exercise, name_what_never_differs
 from .generator import record_generator_samples
 from .init import record_init_samples
@@ -40,6 +41,31 @@ def record(catalogue, key):
         record_init_samples(recording)
         record_generator_samples(recording)
     return recording
+
+
+def not_checked(recording, recorded, this_torch, blas, where):
+    """One line per group of what --check on another environment leaves unchecked, and why."""
+    lines = []
+    if recording.from_blas:
+        folders = {}
+        for path in recording.from_blas:
+            group = "/".join(path.split("/")[:2]) if path.startswith("kit/") else path.split("/")[0]
+            folders[group] = folders.get(group, 0) + 1
+        listed = ", ".join(f"{group} {count}" for group, count in sorted(folders.items()))
+        cases = {recording.entries[path].get("case", path) for path in recording.from_blas}
+        lines.append(
+            f"not checked on torch {this_torch}: {len(recording.from_blas)} files of "
+            f"{len(cases)} cases computed by BLAS products ({provenance.WHAT}), whose last bits "
+            f"depend on the BLAS library (recorded on OpenBLAS's Haswell kernels with torch "
+            f"{recorded.get('torch_version', '?')}; this torch uses {blas}): {listed}")
+    current = {"torch_version": this_torch, "numpy_version": np.__version__}
+    changed = [f"{key} {value}" for key, value in recorded.items() if value != current[key]]
+    parts = ([f"{' and '.join(changed)} (the recording environment's)"] if changed else []) + (
+        ["the sha256 of the files above"] if recording.from_blas else [])
+    if parts:
+        lines.append(f"not checked on torch {this_torch}: {where}/{store.MANIFEST}'s "
+                     f"{', and '.join(parts)}; the rest of it is checked")
+    return lines
 
 
 def shown(folder):
@@ -123,7 +149,22 @@ def main(argv=None):
         key = stored_key(folder)
     else:
         key = hidden_key.new()
-    recording = record(catalogue, key)
+    # On another torch than the recording one, or another BLAS than OpenBLAS, the BLAS
+    # products round otherwise: find which files they decide (provenance.py).
+    this_torch = torch.__version__.split("+")[0]
+    recorded = store.recorded_versions(folder) if args.check else {}
+    blas = provenance.loaded_blas() if args.check else ""
+    other = bool(recorded) and (recorded.get("torch_version") != this_torch
+                                or not provenance.is_openblas(blas))
+    if other:
+        provenance.TRACKER = provenance.Tracker()
+        try:
+            with provenance.TRACKER:
+                recording = record(catalogue, key)
+        finally:
+            provenance.TRACKER = None
+    else:
+        recording = record(catalogue, key)
     for note in recording.notes:
         print(note)
     problems, goldens, mistakes = selfcheck.verify(recording.files, recording.entries,
@@ -135,8 +176,13 @@ def main(argv=None):
         summary = (f"self-checks passed: {goldens} goldens within 1/4 of their tolerance in "
                    f"float64, {mistakes} mistakes >= {selfcheck.FAR:g}x apart")
     if args.check:
-        differences = (store.differences(recording, folder, shown(folder)) if folder.is_dir()
+        unchecked = recording.from_blas if other else set()
+        differences = (store.differences(recording, folder, shown(folder), unchecked,
+                                         recorded if other else None) if folder.is_dir()
                        else [f"missing: {shown(folder)}/"])
+        if other:
+            for line in not_checked(recording, recorded, this_torch, blas, shown(folder)):
+                print(line)
         if key is None:
             notes, book_differences = book.update(folder, check=True)
             for note in notes:
@@ -144,8 +190,9 @@ def main(argv=None):
             differences += book_differences
         for line in differences + problems:
             print(line)
+        skipped = f", {len(unchecked)} not checked" if unchecked else ""
         print(f"record --check: {len(recording.files)} files recomputed with torch "
-              f"{torch.__version__.split('+')[0]}, {len(differences)} differences; {summary}")
+              f"{this_torch}, {len(differences)} differences{skipped}; {summary}")
         return 1 if differences or problems else 0
     for line in problems:
         print(line)

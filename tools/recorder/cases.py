@@ -22,7 +22,7 @@ from typing import Callable, Optional
 import numpy as np
 import torch
 
-from . import hidden_key
+from . import hidden_key, provenance
 from .bounds import Tracked
 from .mistakes import fixed_token_count, loop_slips, placeholders
 from .laws import laws_of, law_holds
@@ -234,10 +234,13 @@ def record_case(case, recording):
     if case.key in recording.cases:
         raise ValueError(f"case {case.key} recorded twice")
     kind = case.kind
+    products_before = provenance.products_run()
     arguments = case.arguments()
     expected = kind.outputs_of(kind.function(*arguments))
-    with float64_default():
+    products_before -= provenance.products_run()  # the float64 reference is never written:
+    with float64_default():                       # its products decide no file
         references = kind.outputs_of(kind.function(*case.arguments(lambda t: t.double())))
+    products_before += provenance.products_run()
     scales = kind.outputs_of(kind.scale(*case.arguments(Tracked.exact))) if kind.scale else {}
     reductions = kind.reduction(*arguments) if kind.reduction else {}
     wrong = [(mistake, kind.outputs_of(result)) for mistake in kind.all_mistakes(arguments)
@@ -272,6 +275,10 @@ def record_case(case, recording):
             allowed = 0.0
         if not law_holds(case, law, answer, allowed):
             laws.remove(law)
+    if (provenance.products_run() > products_before
+            or any(provenance.from_blas(tensor) for tensor in case.inputs.values())):
+        recording.from_blas.update(path for path, entry in recording.entries.items()
+                                   if entry.get("case") == case.key)
     recording.cases[case.key] = {"exercise": case.exercise, "kind": kind.name,
                                  "source": case.source, "seed": case.seed,
                                  "inputs": list(kind.inputs), "expected": list(kind.outputs),

@@ -8,6 +8,7 @@ import json
 import numpy as np
 import torch
 
+from . import provenance
 from .tolerance import ATOL, RTOL
 
 MANIFEST = "MANIFEST.json"
@@ -51,16 +52,28 @@ class Recording:
         # there]) (not written): cases.name_what_never_differs reads it
         self.coinciding = {}
         self.notes = []           # what the recorder decided and a maintainer should know
+        # paths whose bytes a BLAS product decided (provenance.py), found only while a
+        # provenance.Tracker records (--check on another torch or BLAS)
+        self.from_blas = set()
 
     def add(self, path, tensor, role, **entry):
         if path in self.files:
             raise ValueError(f"{path} recorded twice")
         data, dtype, shape = npy_bytes(tensor)
         self.files[path] = data
+        if provenance.from_blas(tensor):
+            self.from_blas.add(path)
         self.entries[path] = {"role": role, **entry, "dtype": dtype, "shape": shape,
                               "sha256": hashlib.sha256(data).hexdigest()}
 
-    def manifest_text(self):
+    def manifest_text(self, versions=None, sha256=None):
+        """MANIFEST.json's text; for --check on another environment, with `versions`
+        ({"torch_version": ..., "numpy_version": ...}) and the `sha256` of some paths taken
+        from the manifest on disk."""
+        files = dict(sorted(self.entries.items()))
+        for path, digest in (sha256 or {}).items():
+            if path in files:
+                files[path] = {**files[path], "sha256": digest}
         manifest = {
             "format_version": 2,
             "about": ABOUT,
@@ -68,9 +81,10 @@ class Recording:
             **({} if self.key_id is None else {"key_id": self.key_id}),
             "torch_version": torch.__version__.split("+")[0],
             "numpy_version": np.__version__,
+            **(versions or {}),
             "tolerance": {"atol": ATOL, "rtol": RTOL},
             "cases": self.cases,
-            "files": dict(sorted(self.entries.items())),
+            "files": files,
         }
         return json.dumps(manifest, indent=2, ensure_ascii=False) + "\n"
 
@@ -90,23 +104,50 @@ def write(recording, folder):
             directory.rmdir()
 
 
-def differences(recording, folder, shown):
-    """Each file that differs between `recording` and `folder` (named `shown`), one line each."""
+def recorded_versions(folder):
+    """{"torch_version": ..., "numpy_version": ...} of the case set in `folder` ({} when its
+    manifest is missing or unreadable)."""
+    try:
+        manifest = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(manifest, dict):
+        return {}
+    return {key: manifest[key] for key in ("torch_version", "numpy_version")
+            if isinstance(manifest.get(key), str)}
+
+
+def differences(recording, folder, shown, unchecked=frozenset(), versions=None):
+    """Each file that differs between `recording` and `folder` (named `shown`), one line each.
+    The `unchecked` paths must exist, but their bytes (and sha256) are not compared; with
+    `versions`, the manifest's torch and numpy versions are not either (--check on another
+    environment)."""
     lines = []
     on_disk = {p.relative_to(folder).as_posix() for p in folder.rglob("*.npy")}
     for path, data in sorted(recording.files.items()):
         if path not in on_disk:
             lines.append(f"missing: {shown}/{path}")
-        elif (folder / path).read_bytes() != data:
+        elif path not in unchecked and (folder / path).read_bytes() != data:
             lines.append(f"differs from PyTorch's result: {shown}/{path}")
     lines += [f"not produced by the recorder: {shown}/{path}"
               for path in sorted(on_disk - recording.files.keys())]
     manifest = folder / MANIFEST
     if not manifest.exists():
         lines.append(f"missing: {shown}/{MANIFEST}")
-    elif manifest.read_text(encoding="utf-8") != recording.manifest_text():
+    elif manifest.read_text(encoding="utf-8") != recording.manifest_text(
+            versions, recorded_sha256(folder, unchecked) if unchecked else None):
         lines.append(f"differs from a fresh recording: {shown}/{MANIFEST}")
     return lines
+
+
+def recorded_sha256(folder, paths):
+    """The sha256 the manifest in `folder` gives each of `paths` that it lists."""
+    try:
+        files = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))["files"]
+        return {path: files[path]["sha256"] for path in paths
+                if isinstance(files.get(path), dict) and "sha256" in files[path]}
+    except (OSError, ValueError, KeyError, TypeError):
+        return {}
 
 
 def is_case_set(folder):
