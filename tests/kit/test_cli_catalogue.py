@@ -79,10 +79,10 @@ class CatalogueTest(ThrowawayKitTest):
                       "| ready: 2 cases, 2 named mistakes |", readme)
         self.assertIn(f"| 02 | The lab's fails exercise | {cells} | `exercises/02_fails.cpp` "
                       "| ready: 1 case, 0 named mistakes |", readme)
-        self.assertIn("<!-- packages:begin -->\nDependencies (Debian 12 and 13 packages, installed by "
-                      "`tools/kit setup`): g++, cmake; python3-torch\nto record goldens "
-                      "(`tools/kit setup --recorder`); and bubblewrap to grade a class\n"
-                      "(`tools/kit setup --grader`, which `tools/grade` runs itself).\n"
+        self.assertIn("<!-- packages:begin -->\nDependencies (Debian 12 and 13 packages, "
+                      "installed by `tools/kit setup`): g++, cmake;\npython3-torch to record "
+                      "goldens (`tools/kit setup --recorder`); and bubblewrap to grade a\n"
+                      "class (`tools/kit setup --grader`, which `tools/grade` runs itself).\n"
                       "<!-- packages:end -->", readme)
 
     def test_check_catches_a_stale_stub_blob(self):
