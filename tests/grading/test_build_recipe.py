@@ -23,6 +23,7 @@ import subprocess
 import sys
 import tempfile
 import unittest
+from unittest import mock
 from pathlib import Path
 
 KIT = Path(__file__).resolve().parents[2]
@@ -164,6 +165,20 @@ class ToyProjectTest(unittest.TestCase):
         argv, _ = self.grade_student(self.build_toy(cmake_under_test(), []))
         self.assertFalse([arg for arg in argv if "CMakeFiles" in arg and
                           not os.path.isabs(arg.split("=")[-1])], argv)
+
+    def test_graded_with_gnu_ld_alone(self):
+        """A CUDA image has GNU ld (2.42: link dependency files from CMake >= 3.27) and neither
+        lld nor gold: the kit's own build and the student's link both use ld.bfd."""
+        cmake = cmake_under_test()
+        options = ["-DCMAKE_LINKER_TYPE=BFD"] if version_of(cmake) >= (3, 29) else []
+        with mock.patch.object(kitbuild.shutil, "which",
+                               lambda name: None if name.startswith("ld.") else
+                               shutil.which(name)):
+            argv, _ = self.grade_student(self.build_toy(cmake, options))
+        self.assertFalse([arg for arg in argv if arg.startswith("-fuse-ld=")
+                          and arg != "-fuse-ld=bfd"], argv)
+        # GNU ld >= 2.41 gets a dependency file from CMake: in the student's folder too
+        self.assertFalse([arg for arg in argv if "CMakeFiles" in arg], argv)
 
     def test_graded_through_link_depfiles(self):
         cmake = cmake_under_test()

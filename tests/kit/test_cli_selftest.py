@@ -20,7 +20,7 @@ from kitcli import selftest
 
 ROOT = Path(__file__).resolve().parents[2]
 SETTINGS = ("CMAKE_CXX_COMPILER_LAUNCHER", "CCACHE_DIR", "CCACHE_BASEDIR", "CCACHE_NOHASHDIR",
-            "CCACHE_SLOPPINESS", "CCACHE_MAXSIZE", "CCACHE_UMASK")
+            "CCACHE_SLOPPINESS", "CCACHE_MAXSIZE", "CCACHE_UMASK", selftest.KEPT_CACHE)
 
 
 class SharedCompilesTest(unittest.TestCase):
@@ -64,6 +64,18 @@ class SharedCompilesTest(unittest.TestCase):
         self.assertEqual(os.environ["CCACHE_BASEDIR"], "/before")
         self.assertNotIn("CMAKE_CXX_COMPILER_LAUNCHER", os.environ)
         self.assertNotIn("CCACHE_DIR", os.environ)
+
+    def test_a_kept_cache_is_used_and_left_alone(self):
+        """CI's cache, kept between runs (ATTN_CCACHE_DIR), takes the place of
+        build-selftest/ccache; the caller's setting stays as it was."""
+        kept = self.root / "kept"
+        os.environ[selftest.KEPT_CACHE] = str(kept)
+        with mock.patch.object(selftest.shutil, "which", return_value="/usr/bin/ccache"):
+            with selftest.shared_compiles(self.kit, self.root) as shared:
+                self.assertTrue(shared)
+                self.assertEqual(os.environ["CCACHE_DIR"], str(kept))
+        self.assertNotIn("CCACHE_DIR", os.environ)
+        self.assertEqual(os.environ[selftest.KEPT_CACHE], str(kept))
 
     @unittest.skipUnless(shutil.which("ccache") and shutil.which("g++"), "needs ccache and g++")
     def test_a_second_folder_of_the_same_layout_hits(self):
