@@ -20,6 +20,7 @@ asserts on what they print:
 One copy, one build directory, several checks: about 65 s on 2 quiet cores.
 """
 
+import fcntl
 import json
 import os
 import shutil
@@ -56,11 +57,29 @@ def copy_of_the_kit(destination: Path) -> None:
         (destination / exercise["stub"]).write_bytes(stub)
 
 
+def held_folder(test) -> Path:
+    """The copy's folder, empty: the same path on every run (/tmp/attn-kit-student-view-UID),
+    held by a lock while one test uses it (test.lock). Its compiles then have the same command
+    lines run after run, absolute as a student's are (AddressSanitizer names the student's file
+    by them), so a ccache kept between runs (CI's ATTN_CCACHE_DIR) finds them: a random folder
+    made every one a miss, 290 s of the run. The /tmp of a machine shared with others: no
+    link followed, no folder of another user's used."""
+    base = Path(tempfile.gettempdir()) / f"attn-kit-student-view-{os.geteuid()}"
+    test.lock = os.open(f"{base}.lock", os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+    fcntl.flock(test.lock, fcntl.LOCK_EX)
+    if os.fstat(test.lock).st_uid != os.geteuid():
+        raise RuntimeError(f"{base}.lock is not this user's: remove it")
+    if base.is_symlink() or base.exists() and base.stat().st_uid != os.geteuid():
+        raise RuntimeError(f"{base} is not this user's folder: remove it")
+    shutil.rmtree(base, ignore_errors=True)
+    base.mkdir(mode=0o700)
+    return base
+
+
 class StudentViewTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.folder = tempfile.TemporaryDirectory(prefix="kit-student-view-")
-        cls.root = Path(cls.folder.name)
+        cls.root = held_folder(cls)
         copy_of_the_kit(cls.root)
         for name in ("01_dot_scores.prints_a_tensor", "02_normalize_by_sum.sign_compare",
                      "03_softmax.keep_dims_trap", "04_context_vector.one_row_too_many",
@@ -80,7 +99,8 @@ class StudentViewTest(unittest.TestCase):
 
     @classmethod
     def tearDownClass(cls):
-        cls.folder.cleanup()
+        shutil.rmtree(cls.root, ignore_errors=True)
+        os.close(cls.lock)
 
     @classmethod
     def student_writes(cls, fixture: str) -> None:
@@ -93,15 +113,16 @@ class StudentViewTest(unittest.TestCase):
         result = subprocess.run([sys.executable, str(cls.root / "tools" / "kit"), *arguments],
                                 cwd=cls.root / "exercises", stdout=subprocess.PIPE,
                                 stderr=subprocess.STDOUT, text=True,
-                                env=dict(os.environ, CMAKE_BUILD_PARALLEL_LEVEL="2",
-                                         **cls.cache_base()))
+                                env=cls.environment())
         return result.returncode, result.stdout.splitlines()
 
-    @classmethod
-    def cache_base(cls) -> dict:
-        """Under a ccache (CI's, kept between runs: ATTN_CCACHE_DIR), paths relative to the
-        copy, so that the next run's copy, in another temporary folder, finds these objects."""
-        return {"CCACHE_BASEDIR": str(cls.root.resolve())} if "CCACHE_DIR" in os.environ else {}
+    @staticmethod
+    def environment() -> dict:
+        """A student's: no CCACHE_BASEDIR (CI's kept cache sets one for the kit's builds),
+        which would compile the copy's files by relative paths (held_folder)."""
+        environment = {name: value for name, value in os.environ.items()
+                       if name != "CCACHE_BASEDIR"}
+        return dict(environment, CMAKE_BUILD_PARALLEL_LEVEL="2")
 
     def output(self, key: str) -> tuple:
         code, lines = self.outputs[key]
