@@ -117,7 +117,8 @@ class SummaryLinesTest(unittest.TestCase):
             for name in ("build", "hidden"):
                 with stages.stage(name, name):
                     pass
-        self.assertRegex(stages.summary(), r"^kit test: \d+ s \(build \d+ s, hidden \d+ s\)$")
+        self.assertRegex(stages.summary(), r"^kit test: \d+ s, \d+ s of CPU \(wall/CPU: "
+                                           r"build \d+ s/\d+ s, hidden \d+ s/\d+ s\)$")
         self.assertTrue(pattern.search(stages.summary()))
         hidden = (ROOT / "tests" / "grading" / "hidden_set_check.sh").read_text(encoding="utf-8")
         line = re.search(r'echo "(hidden: steps [^"]*)"', hidden)

@@ -20,7 +20,8 @@ Stages, each timed:
              build the pristine kit again, with ccache from the grading stage's compiles
              (shared_compiles)
 The whole class is graded on every exercise once (grading); every stage's time is in the
-summary line at the end ("kit test: N s (build ... s, ...)"), which .ci/run repeats.
+summary line at the end ("kit test: N s, M s of CPU (wall/CPU: build ... s/... s, ...)"), which
+.ci/run repeats.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import resource
 import shutil
 import sys
 import tempfile
@@ -60,33 +62,44 @@ SLICE_EXERCISES = "01,03,04"
 CLASS_TIMEOUT_S = 8
 
 
+def children_cpu_s() -> float:
+    """User and system CPU seconds of every finished child process (and theirs) so far."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
 class Stages:
     """Runs the named stages, each with a Heartbeat line every 15 s, and remembers how long
-    each took and whether it passed, for the summary at the end."""
+    each took, in wall time and in its processes' CPU time, and whether it passed, for the
+    summary at the end. The CPU time is what a busy machine cannot inflate: a stage whose CPU
+    is far below twice its wall time (2 cores) waits on something."""
 
     def __init__(self):
-        self.times: list = []  # [(name, seconds, passed)]
+        self.times: list = []  # [(name, seconds, cpu seconds, passed)]
 
     @contextmanager
     def stage(self, name: str, what: str):
         say(f"kit test: {what} ...")
-        started = time.monotonic()
+        started, cpu = time.monotonic(), children_cpu_s()
         outcome = {"passed": True}
         with Heartbeat(name):
             yield outcome
-        seconds = time.monotonic() - started
-        self.times.append((name, seconds, outcome["passed"]))
-        say(f"  {name}: {'passed' if outcome['passed'] else 'FAILED'} in {seconds:.0f} s")
+        seconds, cpu = time.monotonic() - started, children_cpu_s() - cpu
+        self.times.append((name, seconds, cpu, outcome["passed"]))
+        say(f"  {name}: {'passed' if outcome['passed'] else 'FAILED'} in {seconds:.0f} s "
+            f"({cpu:.0f} s of CPU)")
 
     @property
     def passed(self) -> bool:
-        return all(passed for _, _, passed in self.times)
+        return all(passed for *_, passed in self.times)
 
     def summary(self) -> str:
-        total = sum(seconds for _, seconds, _ in self.times)
-        parts = ", ".join(f"{name} {seconds:.0f} s" + ("" if passed else " (FAILED)")
-                          for name, seconds, passed in self.times)
-        return f"kit test: {total:.0f} s ({parts})"
+        total = sum(seconds for _, seconds, _, _ in self.times)
+        cpu = sum(cpu for _, _, cpu, _ in self.times)
+        parts = ", ".join(f"{name} {seconds:.0f} s/{cpu:.0f} s"
+                          + ("" if passed else " (FAILED)")
+                          for name, seconds, cpu, passed in self.times)
+        return f"kit test: {total:.0f} s, {cpu:.0f} s of CPU (wall/CPU: {parts})"
 
 
 @contextmanager
