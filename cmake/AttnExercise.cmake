@@ -98,7 +98,9 @@ function(attn_add_exercise catalogue index)
   string(JSON test_source GET "${catalogue}" exercises ${index} test)
   string(JSON stub GET "${catalogue}" exercises ${index} stub)
   string(JSON solution GET "${catalogue}" exercises ${index} solution)
-  string(JSON timeout GET "${catalogue}" settings test_timeout_s)
+  string(JSON cpu_limit GET "${catalogue}" settings test_timeout_s)
+  string(JSON wall_factor GET "${catalogue}" settings test_wall_factor)
+  math(EXPR wall_limit "${cpu_limit} * ${wall_factor}")
   cmake_path(GET stub FILENAME stub_name)
   # "gpu": true marks the GPU track's exercises (.cu files, cmake/AttnGpu.cmake): built on the
   # OMP or CUDA backend, labelled gpu, and not at all when ATTN_GPU is OFF.
@@ -152,11 +154,13 @@ function(attn_add_exercise catalogue index)
     # --attn-verdicts: the verdict stream tools/kit reads (docs/verdicts.md); it names the
     # test a hang or a crash stopped in, and the crash's signal.
     add_test(NAME ex${id}.${track}
-             COMMAND test_ex${id}_${track} --gtest_brief=1
+             COMMAND test_ex${id}_${track} --gtest_brief=1 --attn-cpu-limit=${cpu_limit}
                      --attn-verdicts=${ATTN_REPORT_DIR}/ex${id}.${track}.verdicts)
-    # A student's endless loop ends here; correct code needs well under a second.
+    # A student's endless loop ends at its CPU limit (SIGXCPU, named in the verdict stream);
+    # correct code needs well under a second. The wall clock only backs it up: a busy machine
+    # slows correct code by the clock, not by its CPU time.
     set_tests_properties(ex${id}.${track} PROPERTIES LABELS "${track};${labels}"
-                                                     TIMEOUT ${timeout})
+                                                     TIMEOUT ${wall_limit})
     if(gpu AND ATTN_GPU_BACKEND STREQUAL "CUDA")
       # Without a CUDA device the test program skips every test (tests/test_23's
       # environment): ctest says skipped, never passed.

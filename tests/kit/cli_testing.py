@@ -22,7 +22,8 @@ from kitcli import reports, stubs  # noqa: E402  (after the path is set)
 from kitcli.catalogue import Kit  # noqa: E402
 
 CTEST_LAB = Path(__file__).resolve().parent / "fixtures" / "ctest-3.25"
-LAB_TIMEOUT_S = 3  # the TIMEOUT record.sh gives every test
+LAB_TIMEOUT_S = 3  # the TIMEOUT record.sh gives every test: the lab's wall-clock backstop
+LAB_CPU_S = 1  # its CPU limit: the backstop is 3 times that
 LAB_NOTEBOOK = "https://example.org/lab.ipynb"  # the notebook every lab exercise cites
 # What the test program of each of the lab's exercises does (record.sh).
 LAB_EXERCISES = {"01": "passes", "02": "fails", "03": "segfaults", "04": "aborts",
@@ -54,7 +55,7 @@ class ThrowawayKitTest(unittest.TestCase):
                               "hints": ["gentle", "stronger", "nearly the answer"],
                               "notebook": [{"function": "f", "url": LAB_NOTEBOOK,
                                             "cell": "In [1]", "call": "f()"}]})
-        settings = {"test_timeout_s": LAB_TIMEOUT_S,
+        settings = {"test_timeout_s": LAB_CPU_S, "test_wall_factor": LAB_TIMEOUT_S // LAB_CPU_S,
                     "packages": {"build": ["g++", "cmake"], "recorder": ["python3-torch"],
                                  "grader": ["bubblewrap"]}}
         (root / "exercises.json").write_text(json.dumps(

@@ -68,9 +68,15 @@ class ExerciseStateTest(ThrowawayKitTest):
         self.assertIn("aborted (SIGABRT", state.reason)
 
     def test_a_timeout_is_named_from_the_time_ctest_recorded(self):
-        self.assertEqual(self.state("05"), (progress.FAILING,
-                                            "timed out after 3 s in softmax_matrix.rows_notebook "
-                                            "(an endless loop?)"))
+        # ctest's TIMEOUT is the wall-clock backstop: the CPU limit would have sent SIGXCPU
+        self.assertEqual(self.state("05"), (
+            progress.FAILING, "did not finish in 3 s in softmax_matrix.rows_notebook, though "
+                              "within its 1 s of CPU time: the machine is busy (try again), or "
+                              "the code waits for something"))
+
+    def test_the_cpu_limit_is_an_endless_loop(self):
+        self.assertEqual(progress.crashed("SIGXCPU", "softmax.one_logit", self.kit),
+                         "used up its 1 s of CPU time in softmax.one_logit (an endless loop?)")
 
     def test_its_own_missing_program_is_not_built(self):
         self.assertEqual(self.state("06"), (progress.FAILING, "its test program was not built"))

@@ -107,7 +107,7 @@ class ShowFixtureTest(unittest.TestCase):
 
     def test_a_crash_or_a_hang_still_shows_the_case(self):
         for end, says in ((build.ProgramEnd(-11), "crashed"),
-                          (build.ProgramEnd(None, timed_out=True), "timed out")):
+                          (build.ProgramEnd(None, timed_out=True), "did not finish")):
             with self.subTest(says=says):
                 shown, lines = self.shown("13", "13_notebook.stub.jsonl", end=end, cut=2)
                 self.assertIn("expected weights, shape (6, 6):", lines)

@@ -18,7 +18,6 @@ the status line is the law's sentence; with a named mismatch in another case, th
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import tempfile
 import unittest
@@ -29,19 +28,19 @@ KIT = HERE.parents[1]
 sys.path.insert(0, str(KIT / "tools"))
 sys.path.insert(0, str(HERE))
 from kitcli import progress, reports  # noqa: E402
+from kitcli.catalogue import Kit  # noqa: E402
 from test_slips import status_line  # noqa: E402
 
 BUILD = KIT / "build"  # or --build
-CATALOGUE = json.loads((KIT / "exercises.json").read_text(encoding="utf-8"))
-EX19 = next(e for e in CATALOGUE["exercises"] if e["id"] == "19")
+KIT_CATALOGUE = Kit.load(KIT)
+EX19 = next(e for e in KIT_CATALOGUE.exercises if e["id"] == "19")
 LAW_SENTENCE = "law broken: the output of token 0 changed when tokens 3.. of x changed"
 
 
 def run_slip(slip: str, folder: Path):
     """(state, reason, the verdict stream's tests) of test_ex19_slips with ATTN_SLIP=slip."""
     program = BUILD / "bin" / "test_ex19_slips"
-    state, reason, _ = status_line(program, EX19, slip, CATALOGUE["settings"]["test_timeout_s"],
-                                   folder)
+    state, reason, _ = status_line(program, EX19, slip, KIT_CATALOGUE, folder)
     return state, reason, reports.read_verdicts(folder / f"{slip}.verdicts").tests
 
 

@@ -23,7 +23,6 @@ ctest runs it per exercise (exNN.slips_named, label kit); --show prints every st
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import re
 import subprocess
@@ -34,6 +33,7 @@ from pathlib import Path
 KIT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(KIT / "tools"))
 from kitcli import progress, reports, student  # noqa: E402
+from kitcli.catalogue import Kit  # noqa: E402
 
 # What only the kit's test files say: a student never wrote `the_case.input<2>("x")`.
 HARNESS = re.compile(r"\bthe_case\b|\binput<\d>|\bforward_of\b|\bhashed_\w+\(|\bATTN_[A-Z_]+|"
@@ -47,7 +47,7 @@ def declared_slips(path: Path) -> list:
             if m]
 
 
-def status_line(program: Path, exercise: dict, slip: str | None, timeout_s: float,
+def status_line(program: Path, exercise: dict, slip: str | None, kit: Kit,
                 folder: Path) -> tuple:
     """(state name, reason, the lines `check` shows of the failures) of one run of the slips
     program with ATTN_SLIP=slip."""
@@ -57,15 +57,18 @@ def status_line(program: Path, exercise: dict, slip: str | None, timeout_s: floa
     if slip:
         environment["ATTN_SLIP"] = slip
     try:
-        run = subprocess.run([str(program), "--attn-quiet", f"--attn-verdicts={verdicts}"],
+        run = subprocess.run([str(program), "--attn-quiet", f"--attn-verdicts={verdicts}",
+                              kit.cpu_limit()],
                              cwd=KIT, env=environment, stdout=subprocess.DEVNULL,
-                             stderr=subprocess.DEVNULL, timeout=timeout_s)
+                             stderr=subprocess.DEVNULL, timeout=kit.test_wall_s)
     except subprocess.TimeoutExpired:
-        return progress.FAILING, f"timed out after {timeout_s:.0f} s", []
+        return progress.FAILING, progress.timed_out(kit), []
     except OSError as error:
         raise SystemExit(f"test_slips: cannot run {program}: {error} (build it first)")
     stream = reports.read_verdicts(verdicts)
     if stream is None or not stream.finished:
+        if stream is not None and stream.signal:
+            return progress.FAILING, progress.crashed(stream.signal, stream.running, kit), []
         signal = f" (signal {-run.returncode})" if run.returncode < 0 else ""
         return progress.FAILING, f"the test program stopped before its end{signal}", []
     state = progress.verdict(exercise, stream.tests, program_passed=run.returncode == 0)
@@ -82,11 +85,10 @@ def main() -> int:
     parser.add_argument("--show", action="store_true", help="print every status line")
     options = parser.parse_args()
 
-    catalogue = json.loads((KIT / "exercises.json").read_text(encoding="utf-8"))
-    exercise = next(e for e in catalogue["exercises"] if e["id"] == options.exercise)
+    kit = Kit.load(KIT)
+    exercise = next(e for e in kit.exercises if e["id"] == options.exercise)
     source = KIT / "tests" / "kit" / "slips" / Path(exercise["stub"]).name
     program = options.build.resolve() / "bin" / f"test_ex{exercise['id']}_slips"
-    timeout_s = catalogue["settings"]["test_timeout_s"]
     slips = declared_slips(source)
     if options.slip:
         slips = [slip for slip in slips if slip[0] == options.slip]
@@ -96,11 +98,11 @@ def main() -> int:
 
     problems, solution_problem = [], None
     with tempfile.TemporaryDirectory(prefix="kit-slips-") as folder:
-        state, reason, _ = status_line(program, exercise, None, timeout_s, Path(folder))
+        state, reason, _ = status_line(program, exercise, None, kit, Path(folder))
         if state != progress.DONE:
             solution_problem = f"without a slip the file must be done, but: {state}: {reason}"
         for name, expected in slips:
-            state, reason, screen = status_line(program, exercise, name, timeout_s,
+            state, reason, screen = status_line(program, exercise, name, kit,
                                                 Path(folder))
             if state == progress.DONE:
                 problems.append(f"{name}: passed as done")

@@ -48,8 +48,22 @@ class Kit:
 
     @property
     def test_timeout_s(self) -> float:
-        """The ctest TIMEOUT of every exercise's test program (CMake reads the same value)."""
+        """The CPU seconds an exercise's test program may use (its own RLIMIT_CPU, set by
+        kit/testing/src/main.cpp from the value CMake reads); the wall clock only backs it up
+        (wall_s): a busy machine slows correct code by the clock, never by its CPU time."""
         return self.settings["test_timeout_s"]
+
+    @property
+    def test_wall_s(self) -> float:
+        """The wall-clock backstop of a test program's run (ctest's TIMEOUT too): it ends one
+        that waits (sleep, a pipe), and lets one that a machine several times slower than an
+        idle one runs pass."""
+        return self.settings["test_wall_factor"] * self.test_timeout_s
+
+    def cpu_limit(self, times: float = 1) -> str:
+        """The test program's argument that sets its CPU limit (kit/testing/src/main.cpp);
+        `times` the limit for a slower build of it (AddressSanitizer's)."""
+        return f"--attn-cpu-limit={times * self.test_timeout_s:g}"
 
     def exercise(self, number: str) -> dict:
         """The exercise numbered `number` ("3" or "03"), or a KitError listing the numbers."""

@@ -35,29 +35,40 @@ class State(NamedTuple):
     reason: str  # "" when done or not started
 
 
-def timed_out(timeout_s: float, test: str | None = None) -> str:
+def out_of_cpu_time(kit: Kit, test: str | None = None) -> str:
+    """A test program its CPU limit stopped (SIGXCPU: --attn-cpu-limit)."""
     during = f" in {test}" if test else ""
-    return f"timed out after {timeout_s:g} s{during} (an endless loop?)"
+    return f"used up its {kit.test_timeout_s:g} s of CPU time{during} (an endless loop?)"
 
 
-def program_end_reason(end: build.ProgramEnd, timeout_s: float,
-                       test: str | None = None) -> str:
-    """Why a test program that ran left no verdict: a timeout, a signal, an early exit.
-    `test` is the test it was running, when its progress file says."""
+def timed_out(kit: Kit, test: str | None = None) -> str:
+    """A test program the wall-clock backstop stopped while still within its CPU time: it
+    waited, or the machine was too busy to run it."""
+    during = f" in {test}" if test else ""
+    return (f"did not finish in {kit.test_wall_s:g} s{during}, though within its "
+            f"{kit.test_timeout_s:g} s of CPU time: the machine is busy (try again), or the "
+            "code waits for something")
+
+
+def program_end_reason(end: build.ProgramEnd, kit: Kit, test: str | None = None) -> str:
+    """Why a test program that ran left no verdict: a limit, a signal, an early exit. `test`
+    is the test it was running, when its progress file says."""
     if end.timed_out:
-        return timed_out(timeout_s, test)
+        return timed_out(kit, test)
     if end.not_found:
         return "its test program was not built"
     if end.signal is not None:
-        return crashed(build.signal_name(end.signal), test)
+        return crashed(build.signal_name(end.signal), test, kit)
     if end.exit_code == 0:
         return "its test program ended before writing its report (does the code call exit()?)"
     return (f"its test program exited with status {end.exit_code} before its tests finished "
             "(does the code call exit()?)")
 
 
-def crashed(signal_name: str, test: str | None) -> str:
+def crashed(signal_name: str, test: str | None, kit: Kit) -> str:
     """"crashed in TEST with a segmentation fault (...)": what a signal says to a student."""
+    if signal_name == "SIGXCPU":
+        return out_of_cpu_time(kit, test)
     reason = SIGNAL_REASONS.get(signal_name, f"crashed ({signal_name})")
     return reason.replace("crashed", f"crashed in {test}", 1) if test else reason
 
@@ -77,9 +88,9 @@ def missing_report_reason(kit: Kit, ex: dict, result: reports.CtestResult | None
         return "its ctest test is disabled"
     test = stream.running if stream else None
     if stream is not None and stream.signal:
-        return crashed(stream.signal, test)
-    if not result.passed and result.time_s >= TIMEOUT_FRACTION * kit.test_timeout_s:
-        return timed_out(kit.test_timeout_s, test)
+        return crashed(stream.signal, test, kit)
+    if not result.passed and result.time_s >= TIMEOUT_FRACTION * kit.test_wall_s:
+        return timed_out(kit, test)
     during = f" in {test}" if test else ""
     return (f"its test program stopped{during} before its tests finished "
             "(does the code call exit()?)")

@@ -43,8 +43,8 @@ def run_show(kit: Kit, program: Path, wanted: str | None, with_yours: bool = Tru
     with tempfile.TemporaryDirectory(prefix="kit-show-") as folder:
         path = Path(folder) / "show.jsonl"
         flag = f"--attn-show={wanted}" if wanted else "--attn-show"
-        end = build.run_program(program, [flag, f"--attn-show-json={path}"],
-                                kit.test_timeout_s, kit.root)
+        end = build.run_program(program, [flag, f"--attn-show-json={path}", kit.cpu_limit()],
+                                kit.test_wall_s, kit.root)
         try:
             text = path.read_text(encoding="utf-8", errors="replace")
         except OSError:
@@ -60,7 +60,7 @@ def run_show(kit: Kit, program: Path, wanted: str | None, with_yours: bool = Tru
             raise KitError(record["message"])
     if not records or records[0].get("event") != "case":
         raise KitError(f"{program.name} showed no case: "
-                       f"{progress.program_end_reason(end, kit.test_timeout_s)}")
+                       f"{progress.program_end_reason(end, kit)}")
     shown = ShownCase(records[0])
     by_role = {"input": shown.inputs, "expected": shown.expected, "yours": shown.yours}
     for record in records[1:]:
@@ -72,7 +72,7 @@ def run_show(kit: Kit, program: Path, wanted: str | None, with_yours: bool = Tru
         shown.yours, shown.threw = [], None
         return shown
     if records[-1].get("event") != "end":
-        shown.missing = progress.program_end_reason(end, kit.test_timeout_s)
+        shown.missing = progress.program_end_reason(end, kit)
     shown.printed = [line for line in end.output.splitlines() if line.strip()]
     return shown
 

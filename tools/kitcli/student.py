@@ -18,6 +18,9 @@ from . import (analyse, build, device_lint, diagnose, heatmap, progress, reports
 from .catalogue import Kit, notebook_cells
 from .terminal import from_here, kit_command, progress_bar, say, screen_width, shorten
 
+# How much slower a sanitized program may be: its limits are this multiple of the test's.
+ASAN_SLOWER = 4
+
 MARKS = {progress.DONE: "✓", progress.FAILING: "✗", progress.SKIPPED: "·",
          progress.NOT_STARTED: "·"}
 BUILD_LOG = "build/kit-build.log"  # written by build.configure_and_build
@@ -133,8 +136,8 @@ class TestRun:
 def run_tests(kit: Kit, program, selection: list, verdicts) -> TestRun:
     verdicts.parent.mkdir(parents=True, exist_ok=True)
     verdicts.unlink(missing_ok=True)
-    end = build.run_program(program, ["--attn-quiet", f"--attn-verdicts={verdicts}", *selection],
-                            kit.test_timeout_s, kit.root)
+    end = build.run_program(program, ["--attn-quiet", f"--attn-verdicts={verdicts}",
+                                      kit.cpu_limit(), *selection], kit.test_wall_s, kit.root)
     stream = reports.read_verdicts(verdicts)
     finished = stream is not None and stream.finished
     return TestRun(end, stream.tests if finished else None, stream.running if stream else None)
@@ -175,10 +178,11 @@ def sanitizer_verdict(kit: Kit, ex: dict, selection: list, why: str) -> list | N
                        UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1")
     try:
         result = subprocess.run([str(build.build_dir(kit, "default") / "bin" / target),
-                                 "--attn-quiet", f"--attn-verdicts={verdicts}", *selection],
+                                 "--attn-quiet", f"--attn-verdicts={verdicts}",
+                                 kit.cpu_limit(ASAN_SLOWER), *selection],
                                 cwd=kit.root, env=environment, stdout=subprocess.PIPE,
                                 stderr=subprocess.STDOUT, text=True, errors="replace",
-                                timeout=4 * kit.test_timeout_s)
+                                timeout=ASAN_SLOWER * kit.test_wall_s)
     except (subprocess.TimeoutExpired, OSError) as error:
         say(f"  (the AddressSanitizer run did not finish: {error})")
         return None
@@ -367,7 +371,7 @@ def check(kit: Kit, number: str | None, pattern: str | None = None,
         say(f"Stuck? {hint_command}")
         return 1
     if first.cases is None:
-        reason = progress.program_end_reason(first.end, kit.test_timeout_s, first.running)
+        reason = progress.program_end_reason(first.end, kit, first.running)
         say(f"✗ {stub}: {reason}. Stuck? {hint_command}")
         return 1
 

@@ -1,5 +1,6 @@
 // kit/testing/src/main.cpp — main() of every exercise's test program: a test or a runner.
 //
+//   Any mode: [--attn-cpu-limit=SECONDS]      its CPU time limit (limit_cpu_time, below)
 //   test_ex03_exercises [gtest flags]        every case of the kit's case set as a GoogleTest
 //     [--attn-verdicts=FILE] [--attn-quiet]  test, plus the file's plain TESTs. FILE: the
 //                                            verdict stream (kit/verdicts.hpp), what tools/kit
@@ -47,6 +48,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <sys/resource.h>
 #include <utility>
 #include <vector>
 
@@ -371,6 +373,31 @@ bool has_flag(int argc, char** argv, const std::string& name) {
     return false;
 }
 
+// --attn-cpu-limit=SECONDS: the program's own RLIMIT_CPU. A test's time limit is CPU time, so
+// that a busy machine, which slows correct code by the clock alone, never fails it; an endless
+// loop ends with SIGXCPU, which the verdict stream names (kit/verdicts.hpp). ctest and tools/kit
+// pass it and keep a wall-clock backstop of their own; tools/grade's runs set their limits in
+// its sandbox. Returns 0, or 2 with the problem on stderr.
+int limit_cpu_time(const std::string& text) {
+    if (text.empty()) return 0;
+    char* end = nullptr;
+    const double seconds = std::strtod(text.c_str(), &end);
+    if (end == text.c_str() || *end != '\0' || !(seconds >= 1) || seconds > 1e6) {
+        std::cerr << "--attn-cpu-limit: expected a number of seconds from 1 to 1000000, got '"
+                  << text << "'\n";
+        return 2;
+    }
+    rlimit limit{};
+    if (::getrlimit(RLIMIT_CPU, &limit) != 0) return 0;
+    const auto soft = static_cast<rlim_t>(std::ceil(seconds));
+    if (limit.rlim_cur != RLIM_INFINITY && limit.rlim_cur <= soft) return 0;  // a lower one stays
+    limit.rlim_cur = soft;
+    // SIGKILL a second later, for code that catches SIGXCPU
+    if (limit.rlim_max == RLIM_INFINITY || limit.rlim_max > soft + 1) limit.rlim_max = soft + 1;
+    ::setrlimit(RLIMIT_CPU, &limit);
+    return 0;
+}
+
 // "a,b,,c" as {"a", "b", "c"}.
 std::vector<std::string> comma_list(const std::string& text) {
     std::vector<std::string> items;
@@ -623,6 +650,9 @@ int show_case(const std::string& wanted, const std::string& json_path) {
 }  // namespace attn::kit
 
 int main(int argc, char** argv) {
+    if (const int status =
+            attn::kit::limit_cpu_time(attn::kit::option(argc, argv, "attn-cpu-limit")))
+        return status;
     if (!attn::kit::option(argc, argv, "attn-run-cases").empty()) {
         return attn::kit::run_as_runner(argc, argv);
     }

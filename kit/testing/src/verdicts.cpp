@@ -70,7 +70,8 @@ void write_line(const nlohmann::json& json) {
 
 // ---- the crash line --------------------------------------------------------------------
 
-constexpr std::array<int, 5> fatal_signals = {SIGSEGV, SIGABRT, SIGFPE, SIGBUS, SIGILL};
+// SIGXCPU: the CPU time limit (--attn-cpu-limit), which ends an endless loop.
+constexpr std::array<int, 6> fatal_signals = {SIGSEGV, SIGABRT, SIGFPE, SIGBUS, SIGILL, SIGXCPU};
 std::array<struct sigaction, fatal_signals.size()> previous{};
 
 // `{"event":"crash","test":"<the test running>","signal":"` , prepared when each test starts:
@@ -88,6 +89,8 @@ const char* signal_name(int signal) {
             return "SIGFPE";
         case SIGBUS:
             return "SIGBUS";
+        case SIGXCPU:
+            return "SIGXCPU";
         default:
             return "SIGILL";
     }
