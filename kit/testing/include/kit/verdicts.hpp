@@ -57,7 +57,8 @@ void note_ruled_out(const std::vector<std::string>& mistakes);
 // Appends the verdict stream of this program's tests to `path`, and names the test that was
 // running if the program dies of a signal (SIGSEGV, SIGABRT, SIGFPE, SIGBUS, SIGILL, and
 // SIGXCPU at its CPU limit): the handler writes that line, then lets the signal do what it did
-// before (a sanitizer's report, or the default: the program dies of it). Call once, before RUN_ALL_TESTS().
+// before (a sanitizer's report, or the default: the program dies of it). Call once, before
+// RUN_ALL_TESTS().
 void write_verdicts_to(const std::string& path, const std::string& program);
 
 }  // namespace attn::kit
