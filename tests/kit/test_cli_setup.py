@@ -15,22 +15,24 @@ from kitlib import packages
 PACKAGES = {"build": ["g++"], "recorder": [], "grader": []}
 
 
-def os_release(text: str) -> str:
-    folder = Path(tempfile.mkdtemp(prefix="attn-os-release."))
-    (folder / "os-release").write_text(text)
-    return str(folder / "os-release")
-
-
 class PlatformTest(unittest.TestCase):
+    def os_release(self, text: str) -> str:
+        """An os-release file with this text, removed with the test."""
+        folder = tempfile.TemporaryDirectory(prefix="attn-os-release.")
+        self.addCleanup(folder.cleanup)
+        path = Path(folder.name) / "os-release"
+        path.write_text(text)
+        return str(path)
+
     def test_tested_systems_need_no_note(self):
         for text in ('ID=debian\nVERSION_ID="12"\nPRETTY_NAME="Debian GNU/Linux 12 (bookworm)"\n',
                      'ID=debian\nVERSION_ID="13"\n', 'ID=ubuntu\nVERSION_ID="24.04"\n'):
             with self.subTest(text=text):
-                self.assertEqual(packages.platform_note(packages.this_platform(os_release(text))),
-                                 "")
+                platform = packages.this_platform(self.os_release(text))
+                self.assertEqual(packages.platform_note(platform), "")
 
     def test_an_untested_debian_family_system_is_named(self):
-        platform = packages.this_platform(os_release(
+        platform = packages.this_platform(self.os_release(
             'ID=ubuntu\nVERSION_ID="22.04"\nPRETTY_NAME="Ubuntu 22.04.4 LTS"\n'))
         with mock.patch.object(packages.shutil, "which", return_value="/usr/bin/dpkg-query"):
             note = packages.platform_note(platform)
