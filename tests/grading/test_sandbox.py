@@ -4,7 +4,8 @@
   python3 tests/grading/test_sandbox.py               (ctest: kit.grade_sandbox)
   python3 tests/grading/test_sandbox.py --namespaces  (ctest: kit.grade_sandbox_namespaces)
 
-The first: split() (an exercise's points shared over its tests add up exactly, to 0.01); as
+The first: split() (an exercise's points shared over its tests add up exactly, to 0.01); the
+toolchain's folders a compile sees; a run's limit is CPU time, the wall clock its backstop; as
 root, two sandboxes never share a uid; kitbuild.lock_down, the sandbox's only protection where
 namespaces are refused, leaves a program of the sandbox uid able to read the kit's headers but
 not a solution's source, and the build's files only with the link step's group.
@@ -35,6 +36,7 @@ KIT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(KIT / "tools"))
 
 from grader import kitbuild  # noqa: E402  (after the path is set)
+from grader.grade import run_limits  # noqa: E402
 from grader.reports import split  # noqa: E402
 from grader.sandbox import (LINK_GID, OUTPUT_HEAD, OUTPUT_TAIL, Limits, Sandbox,  # noqa: E402
                             View, seal_problem)
@@ -124,6 +126,34 @@ class StudentLinkTest(unittest.TestCase):
                 linked = subprocess.run(argv, capture_output=True, text=True)
                 self.assertEqual(linked.returncode, 0, linked.stderr)
                 self.assertEqual(subprocess.run([str(program)]).returncode, 0)
+
+
+class RunLimitsTest(unittest.TestCase):
+    """A test program's time limit is CPU time: a busy grading machine (here a run that waits,
+    as one waits for a core) slows it without failing it; the wall clock ends one that waits
+    for ever, and bounds a CUDA run, whose kernels' time is not CPU time."""
+
+    def test_cpu_time_bounds_a_run_the_wall_clock_backs_it_up(self):
+        limits = run_limits(8, 5, cuda=False)
+        self.assertEqual((limits.cpu_s, limits.wall_s), (8, 40))
+        self.assertEqual(run_limits(0.5, 5, cuda=False).cpu_s, 1)
+        cuda = run_limits(20, 5, cuda=True)
+        self.assertEqual((cuda.cpu_s, cuda.wall_s, cuda.address_space), (20, 20, "unlimited"))
+
+    def test_a_run_that_waits_within_its_cpu_time_passes(self):
+        with tempfile.TemporaryDirectory(prefix="attn-limits-test.") as folder:
+            sandbox = Sandbox("none")
+            waits = sandbox.run(["/bin/sh", "-c", "sleep 2; echo done"], folder,
+                                run_limits(1, 5, cuda=False))
+            self.assertEqual((waits.status, waits.output.strip()), ("ok", "done"), waits.why)
+            spins = sandbox.run(["/bin/sh", "-c", "while :; do :; done"], folder,
+                                run_limits(1, 5, cuda=False))
+            self.assertEqual(spins.status, "timed-out")
+            self.assertEqual(spins.why, "stopped after 1 s of CPU time")
+            stuck = sandbox.run(["/bin/sh", "-c", "sleep 60"], folder,
+                                run_limits(0.4, 5, cuda=False))
+            self.assertEqual(stuck.status, "timed-out")
+            self.assertIn("stopped after 2 s (wall clock), within its 1 s of CPU time", stuck.why)
 
 
 class UidTest(unittest.TestCase):
@@ -357,7 +387,10 @@ class BubblewrapTest(SealedResultsMixin, unittest.TestCase):
 
 def main() -> int:
     if "--namespaces" not in sys.argv:
-        unittest.main(defaultTest=["SplitTest", "UidTest", "SealedWithoutNamespacesTest"])
+        unittest.main(defaultTest=[name for name, value in globals().items()
+                                   if isinstance(value, type)
+                                   and issubclass(value, unittest.TestCase)
+                                   and value is not BubblewrapTest])
     sys.argv.remove("--namespaces")
     problem = "not root: the sandbox changes uid" if not AS_ROOT else namespaces_problem()
     if problem:

@@ -10,6 +10,7 @@ import argparse
 import concurrent.futures
 import fcntl
 import json
+import math
 import os
 import queue
 import shutil
@@ -49,6 +50,18 @@ WITHOUT_NAMESPACES_LOSES = (
     "a run's processes may outlive it until the grader kills its uid; /tmp, /dev/shm and IPC "
     "objects are the machine's; a program reads every file other users may read (keep "
     "SUBMISSIONS and the hidden set 0700); disk use is bounded per file only")
+
+
+def run_limits(timeout_s: float, wall_factor: float, cuda: bool) -> Limits:
+    """A test program's limits: `timeout_s` of CPU time, and the wall clock `wall_factor` times
+    that, so that a busy machine slows a run without failing it. A CUDA program's kernels spend
+    GPU time, not the CPU time of the process that waits for them, and hold the GPU alone
+    (Grader.gpu): its limit is the wall clock, and its address space is not bounded (the CUDA
+    runtime maps far more than any limit allows)."""
+    if cuda:
+        return Limits(address_space="unlimited", cpu_s=max(1, math.ceil(timeout_s)),
+                      wall_s=timeout_s)
+    return Limits(cpu_s=max(1, math.ceil(timeout_s)), wall_s=timeout_s * wall_factor)
 
 
 def require_searchable_by_others(folder: Path) -> None:
@@ -155,9 +168,12 @@ class Grader:
         chosen = getattr(args, "exercises", None) or ids
         self.exercises = [ex for ex in catalogue["exercises"] if ex["id"] in chosen]
         self.settings = catalogue["settings"]
-        # A test program's wall and CPU seconds (--timeout, else what ctest allows).
+        # A test program's CPU seconds (--timeout, else what ctest allows), and its wall-clock
+        # backstop, as the kit's: a program that waits ends there; one on a busy machine that
+        # stays within its CPU time passes (exercises.json's test_wall_factor).
         self.timeout_s = (getattr(args, "timeout", None)
                           or float(self.settings.get("test_timeout_s", 20)))
+        self.wall_factor = float(self.settings.get("test_wall_factor", 5))
         self.rubric = Rubric.load(args.rubric, ids).only(chosen)
         self.mode = choose_isolation(getattr(args, "without_namespaces", False))
         self.isolated = self.mode != "none"
@@ -533,15 +549,12 @@ class Grader:
         exercise, whose OpenMP threads count against the process limit (so a fixed number of
         them) and whose CUDA runtime maps far more address space than any limit allows (so
         none, and the NVIDIA devices in the sandbox, on a CUDA kit)."""
-        wall = self.timeout_s
         run_dir = folder / f"cwd-{results.name}"
         for path in (run_dir, results):
             sandbox.give(str(new_folder(path)))
         cuda = gpu and self.backend == "CUDA"
         view = View(read_only=(inputs,), writable=(folder,), devices=True, gpu=cuda)
-        limits = Limits(wall_s=wall, cpu_s=int(wall))
-        if cuda:
-            limits.address_space = "unlimited"
+        limits = run_limits(self.timeout_s, self.wall_factor, cuda)
         env = {"OMP_NUM_THREADS": str(GPU_TRACK_THREADS)} if gpu else {}
         crashes, seconds, first, remaining = {}, 0.0, None, list(cases)
         while remaining:
@@ -731,9 +744,9 @@ def add_grading_options(parser: argparse.ArgumentParser) -> None:
                         help="grade these exercises only (their files alone are taken; the "
                              "gradebook has their columns alone)")
     parser.add_argument("--timeout", type=positive_seconds, metavar="SECONDS",
-                        help="wall and CPU seconds of a test program's run before the case it "
-                             "is in counts as timed out (default: exercises.json's "
-                             "test_timeout_s, as ctest allows)")
+                        help="CPU seconds of a test program's run before the case it is in "
+                             "counts as timed out; the wall clock allows test_wall_factor times "
+                             "more (default: exercises.json's test_timeout_s, as ctest allows)")
     parser.add_argument("--without-namespaces", action="store_true",
                         help="on a machine that refuses namespaces (a chroot, a container), "
                              "grade with a uid change and limits only (what is lost: "

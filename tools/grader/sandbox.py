@@ -387,7 +387,9 @@ class Sandbox:
         signal_number = -code if code < 0 else code - 128 if code > 128 else 0
         status, why = "ok", ""
         if timed_out:
-            status, why = "timed-out", f"stopped after {limits.wall_s:g} s (wall clock)"
+            status, why = "timed-out", f"stopped after {limits.wall_s:g} s (wall clock)" + (
+                f", within its {limits.cpu_s} s of CPU time: it waits for something, or the "
+                f"machine is overloaded" if limits.cpu_s < limits.wall_s else "")
         elif signal_number:
             status = "crashed"  # SIGSEGV, SIGKILL (memory, CPU limit), SIGABRT, ...
             why = f"crashed: {signal_in_words(signal_number)}"
