@@ -201,6 +201,9 @@ class MergeTest(ShardTest):
         self.assertIn("different time-out of a test program",
                       self.refused([self.shard(1, 2, timeout_s=20.0),
                                     self.shard(2, 2, timeout_s=8.0)]))
+        self.assertIn("different wall-clock time-out of a test program",
+                      self.refused([self.shard(1, 2, name="wall1", wall_timeout_s=100.0),
+                                    self.shard(2, 2, name="wall2", wall_timeout_s=16.0)]))
 
     def test_another_case_set(self):
         self.assertIn("different case sets",
@@ -258,7 +261,7 @@ class SlurmScriptsTest(ShardTest):
         args = argparse.Namespace(submissions=Path("/srv/class"), array=3, jobs=2,
                                   hidden=Path("/srv/hidden"), rubric=None,
                                   exercises=["01", "03"], partition="short", time="30",
-                                  timeout=8.0)
+                                  timeout=8.0, wall_timeout=16.0)
         grade_script, merge_script = slurm.write_scripts(args, out)
         lines = grade_script.read_text().splitlines()
         for directive in ("--array=1-3", "--cpus-per-task=2", "--partition=short", "--time=30",
@@ -267,7 +270,8 @@ class SlurmScriptsTest(ShardTest):
         self.assertEqual(lines[-1], f"exec {kitbuild.KIT}/tools/grade /srv/class --out "
                                     f"{out}/shards/$SLURM_ARRAY_TASK_ID --shard "
                                     f"$SLURM_ARRAY_TASK_ID/3 --kit-build {out} --jobs 2 "
-                                    f"--hidden /srv/hidden --exercises 01,03 --timeout 8.0")
+                                    f"--hidden /srv/hidden --exercises 01,03 --timeout 8.0 "
+                                    f"--wall-timeout 16.0")
         lines = merge_script.read_text().splitlines()
         self.assertIn("#SBATCH --partition=short", lines)
         self.assertEqual(lines[-1], f"exec {kitbuild.KIT}/tools/grade merge {out}/shards/1 "

@@ -52,16 +52,16 @@ WITHOUT_NAMESPACES_LOSES = (
     "SUBMISSIONS and the hidden set 0700); disk use is bounded per file only")
 
 
-def run_limits(timeout_s: float, wall_factor: float, cuda: bool) -> Limits:
-    """A test program's limits: `timeout_s` of CPU time, and the wall clock `wall_factor` times
-    that, so that a busy machine slows a run without failing it. A CUDA program's kernels spend
-    GPU time, not the CPU time of the process that waits for them, and hold the GPU alone
-    (Grader.gpu): its limit is the wall clock, and its address space is not bounded (the CUDA
-    runtime maps far more than any limit allows)."""
+def run_limits(timeout_s: float, wall_s: float, cuda: bool) -> Limits:
+    """A test program's limits: `timeout_s` of CPU time, and `wall_s` of wall clock (several
+    times longer), so that a busy machine slows a run without failing it. A CUDA program's
+    kernels spend GPU time, not the CPU time of the process that waits for them, and hold the
+    GPU alone (Grader.gpu): its limit is the wall clock, `timeout_s`, and its address space is
+    not bounded (the CUDA runtime maps far more than any limit allows)."""
     if cuda:
         return Limits(address_space="unlimited", cpu_s=max(1, math.ceil(timeout_s)),
                       wall_s=timeout_s)
-    return Limits(cpu_s=max(1, math.ceil(timeout_s)), wall_s=timeout_s * wall_factor)
+    return Limits(cpu_s=max(1, math.ceil(timeout_s)), wall_s=wall_s)
 
 
 def require_searchable_by_others(folder: Path) -> None:
@@ -173,7 +173,8 @@ class Grader:
         # stays within its CPU time passes (exercises.json's test_wall_factor).
         self.timeout_s = (getattr(args, "timeout", None)
                           or float(self.settings.get("test_timeout_s", 20)))
-        self.wall_factor = float(self.settings.get("test_wall_factor", 5))
+        self.wall_s = (getattr(args, "wall_timeout", None)
+                       or float(self.settings.get("test_wall_factor", 5)) * self.timeout_s)
         self.rubric = Rubric.load(args.rubric, ids).only(chosen)
         self.mode = choose_isolation(getattr(args, "without_namespaces", False))
         self.isolated = self.mode != "none"
@@ -250,7 +251,7 @@ class Grader:
                 "sets": list(self.sets), "sandboxed": self.isolated, "sandbox": self.mode,
                 "case_sets": {name: casesets.fingerprint(path) for name, path in self.sets.items()},
                 "rubric": {"points": self.rubric.points, "partial": self.rubric.partial},
-                "timeout_s": self.timeout_s,
+                "timeout_s": self.timeout_s, "wall_timeout_s": self.wall_s,
                 "class": [submission.student_id(student.name) for student in students]}
         if self.args.shard:
             meta["shard"] = list(self.args.shard)
@@ -554,7 +555,7 @@ class Grader:
             sandbox.give(str(new_folder(path)))
         cuda = gpu and self.backend == "CUDA"
         view = View(read_only=(inputs,), writable=(folder,), devices=True, gpu=cuda)
-        limits = run_limits(self.timeout_s, self.wall_factor, cuda)
+        limits = run_limits(self.timeout_s, self.wall_s, cuda)
         env = {"OMP_NUM_THREADS": str(GPU_TRACK_THREADS)} if gpu else {}
         crashes, seconds, first, remaining = {}, 0.0, None, list(cases)
         while remaining:
@@ -747,6 +748,10 @@ def add_grading_options(parser: argparse.ArgumentParser) -> None:
                         help="CPU seconds of a test program's run before the case it is in "
                              "counts as timed out; the wall clock allows test_wall_factor times "
                              "more (default: exercises.json's test_timeout_s, as ctest allows)")
+    parser.add_argument("--wall-timeout", type=positive_seconds, metavar="SECONDS",
+                        help="wall-clock seconds of a test program's run, which end one that "
+                             "waits (a sleep, a fork bomb's pauses) or a machine far too busy "
+                             "(default: test_wall_factor times the CPU seconds)")
     parser.add_argument("--without-namespaces", action="store_true",
                         help="on a machine that refuses namespaces (a chroot, a container), "
                              "grade with a uid change and limits only (what is lost: "

@@ -26,7 +26,8 @@ from .rubric import Rubric
 # What every shard's meta must agree on, and how to name it when one does not.
 MUST_AGREE = {"kit_head": "kit commit", "sets": "case sets", "case_sets": "case sets",
               "rubric": "rubric", "class": "class (student list)", "sandboxed": "sandboxing",
-              "timeout_s": "time-out of a test program"}
+              "timeout_s": "time-out of a test program",
+              "wall_timeout_s": "wall-clock time-out of a test program"}
 
 
 class MergeError(Exception):

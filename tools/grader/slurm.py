@@ -59,7 +59,8 @@ def write_scripts(args, out: Path) -> tuple:
         [f"--{name} {shlex.quote(str(getattr(args, name).resolve()))}"
          for name in ("hidden", "rubric") if getattr(args, name)] + \
         ([f"--exercises {','.join(args.exercises)}"] if args.exercises else []) + \
-        ([f"--timeout {args.timeout}"] if args.timeout else [])
+        ([f"--timeout {args.timeout}"] if args.timeout else []) + \
+        ([f"--wall-timeout {args.wall_timeout}"] if args.wall_timeout else [])
     grade_script = folder / "grade.sbatch"
     grade_script.write_text(sbatch_script(
         f"tools/grade slurm: task K grades shard K/{args.array} of the class into "
