@@ -9,6 +9,7 @@
 // decimals, 1 otherwise (a mismatch, or a print no port reproduces), 2 on bad arguments or a
 // missing printed.json.
 #include "book.hpp"
+#include "kit/golden_store.hpp"
 #include "kit/torch_format.hpp"
 
 #include <nlohmann/json.hpp>
@@ -33,8 +34,7 @@ using attn::book::Port;
 using nlohmann::json;
 
 std::filesystem::path printed_json() {
-    const char* root = std::getenv("ATTN_REFERENCE_DATA");
-    return std::filesystem::path(root ? root : ATTN_REFERENCE_DATA_DIR) / "book" / "printed.json";
+    return attn::kit::reference_data_folder() / "book" / "printed.json";
 }
 
 // A print as it compares: no whitespace, and no autograd note (", grad_fn=<MmBackward0>",

@@ -131,10 +131,7 @@ golden_store::golden_store(std::filesystem::path root) : root_(std::move(root)) 
 }
 
 const golden_store& golden_store::instance() {
-    static const golden_store store([] {
-        const char* override_root = std::getenv("ATTN_REFERENCE_DATA");
-        return std::filesystem::path(override_root ? override_root : ATTN_REFERENCE_DATA_DIR);
-    }());
+    static const golden_store store(reference_data_folder());
     return store;
 }
 

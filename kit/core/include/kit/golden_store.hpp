@@ -108,6 +108,10 @@ struct expected_golden {
     std::vector<known_mistake> mistakes;
 };
 
+// The kit's reference_data/: $ATTN_REFERENCE_DATA if set (the grader points it at a pristine
+// copy), else the folder this build was configured with.
+std::filesystem::path reference_data_folder();
+
 class golden_store {
 public:
     static constexpr int format_version = 2;  // of MANIFEST.json, written by tools/record
@@ -116,8 +120,7 @@ public:
     // format version, or recorded under another tolerance rule.
     explicit golden_store(std::filesystem::path root);
 
-    // The kit's reference_data/: $ATTN_REFERENCE_DATA if set (the grader points it at a
-    // pristine copy), else the folder this build was configured with.
+    // The case set in reference_data_folder(), read once.
     static const golden_store& instance();
 
     const std::filesystem::path& root() const { return root_; }
