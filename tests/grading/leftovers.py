@@ -16,7 +16,7 @@
   device: its type, mode, owner, size, and a sha256 of a regular file's bytes (for a file over
   1 MiB, of its size and mtime: a 3 GiB sparse file is never read): byte for byte unchanged;
 - the names at the top of /tmp, /var/tmp, /dev/shm and /run/lock: nothing new there after
-  grading but what the grader keeps (its uid locks, /tmp/attn-grade-uids), OUT itself or its
+  grading but what the grader keeps (its uid locks, /dev/shm/attn-grade-uids), OUT itself or its
   ancestors, and names matching --ignore (a busy machine's own temporary files).
 
 and `check` also looks, after the grading, for anything of the sandbox's throwaway uids
@@ -45,7 +45,8 @@ from pathlib import Path
 
 UID_FIRST, UID_LAST = 61000, 61999  # tools/grader/sandbox.py: UID_BASE, UID_BASE + UID_COUNT - 1
 TEMP_FOLDERS = ("/tmp", "/var/tmp", "/dev/shm", "/run/lock")
-GRADER_KEEPS = ("attn-grade-uids",)  # /tmp/attn-grade-uids: the grader's uid locks (root's)
+# The grader's uid locks (root's; tools/grader/sandbox.py's LOCKS).
+GRADER_KEEPS = ("/dev/shm/attn-grade-uids", "/tmp/attn-grade-uids")
 FIND_ROOTS = ("/", "/tmp", "/var/tmp", "/dev/shm", "/run", "/run/lock")
 HASHED_BYTES = 1 << 20  # files up to 1 MiB are hashed; larger ones by size and mtime
 SHOWN = 20  # leftovers shown per kind before "... and N more"
@@ -359,7 +360,7 @@ def check(args) -> int:
     for folder, names in temp_names().items():
         for name in sorted(set(names) - set(before["temp"].get(folder, []))):
             path = os.path.join(folder, name)
-            if (folder == "/tmp" and name in GRADER_KEEPS) or path in keep:
+            if path in GRADER_KEEPS or path in keep:
                 continue
             if any(fnmatch.fnmatchcase(name, pattern) for pattern in args.ignore):
                 continue

@@ -54,7 +54,11 @@ from kitlib.text import printable
 UID_BASE = 61000  # throwaway uids 61000, 61001, ...: one per job slot, in no passwd file
 UID_COUNT = 1000
 LINK_GID = UID_BASE - 1  # the group that may read the kit's build (libraries) when linking
-LOCKS = "/tmp/attn-grade-uids"  # root's: one lock file per uid in use by a running grader
+# Root's: one lock file per uid in use by a running grader. In /dev/shm, which graders in a
+# chroot share with the host's where the chroot binds /dev (bare-debian-check, .ci/debian13),
+# though each has a /tmp of its own: two graders there once ran one uid's programs at once.
+# /tmp where there is no /dev/shm.
+LOCKS = os.path.join("/dev/shm" if os.path.isdir("/dev/shm") else "/tmp", "attn-grade-uids")
 PRIVATE_TMP_BYTES = 64 << 20  # each of /tmp, /var/tmp, /dev/shm inside a run
 # What the dynamic loader and the compiler read of /etc (Debian's alternatives choose
 # OpenBLAS); nothing else of /etc is visible.
