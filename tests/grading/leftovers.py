@@ -25,7 +25,8 @@ memory segment, message queue or semaphore set (/proc/sysvipc, which `ipcs` read
 message queue (in /dev/mqueue where mounted, else, as root, in an mqueue file system mounted in
 a mount namespace of its own); a file anywhere on the root file system or in /dev/shm, /run,
 /tmp, /var/tmp (`find -xdev`, OUT and /proc left out). What was already there at the snapshot
-(another grader's, an earlier test's) is said on stderr and not counted.
+(another grader's, an earlier test's) is said on stderr and not counted, nor is anything of a
+uid another grader running now holds (its lock taken: a chroot's grader beside this one).
 
 Exits 1 with one line per leftover on stdout, else 0 with one line saying none. Run both as
 root (the sandbox's files are not all readable otherwise). Standard library only.
@@ -34,10 +35,12 @@ root (the sandbox's files are not all readable otherwise). Standard library only
 from __future__ import annotations
 
 import argparse
+import fcntl
 import fnmatch
 import hashlib
 import json
 import os
+import re
 import stat
 import subprocess
 import sys
@@ -179,6 +182,31 @@ def temp_names() -> dict:
 
 # ---- the sandbox's uids: nothing of theirs may outlive the grading --------------------------
 
+def uids_in_use() -> set:
+    """The sandbox uids another grader holds now (their lock taken, GRADER_KEEPS): what runs
+    or lies under them is that grader's work, not a leftover of the one checked, which has
+    ended and released its own (two graders at once: a class's shards, a chroot's grader beside
+    the host's, as in CI)."""
+    busy = set()
+    for folder in GRADER_KEEPS:
+        try:
+            names = os.listdir(folder)
+        except OSError:
+            continue
+        for name in filter(sandbox_id, names):
+            try:
+                lock = os.open(os.path.join(folder, name), os.O_RDONLY | os.O_NOFOLLOW)
+            except OSError:
+                continue
+            try:
+                fcntl.flock(lock, fcntl.LOCK_SH | fcntl.LOCK_NB)
+            except BlockingIOError:
+                busy.add(int(name))
+            finally:
+                os.close(lock)
+    return busy
+
+
 def sandbox_processes() -> list:
     found = []
     for pid in os.listdir("/proc"):
@@ -297,10 +325,26 @@ def sandbox_files(out: Path | None) -> list:
     return sorted(set(found))
 
 
+# Where the collectors above name an item's uids: "process P (uid U): ...", "... (uid U)",
+# "... uid U, creator C)" (the end is the kit's own words; a path before it is anyone's).
+ITEM_UIDS = re.compile(r"^process \d+ \(uid (\d+)\)|uid (\d+), creator (\d+)\)$|\(uid (\d+)\)$")
+
+
+def uids_of(item: str) -> set:
+    found = ITEM_UIDS.search(item)
+    return {int(uid) for uid in found.groups() if uid} if found else set()
+
+
 def sandbox_state(out: Path | None) -> dict:
+    """Everything of a sandbox uid, less what is another running grader's (uids_in_use)."""
     queues, note = posix_queues()
-    return {"processes": sandbox_processes(), "sysv": sysv_objects(), "mqueue": queues,
-            "files": sandbox_files(out), "notes": [note] if note else []}
+    busy = uids_in_use()
+
+    def ours(found: list) -> list:
+        return [item for item in found if not busy & uids_of(item)]
+    return {"processes": ours(sandbox_processes()), "sysv": ours(sysv_objects()),
+            "mqueue": ours(queues), "files": ours(sandbox_files(out)),
+            "notes": [note] if note else []}
 
 
 # ---- snapshot and check ---------------------------------------------------------------------
