@@ -36,10 +36,10 @@ KIT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(KIT / "tools"))
 
 from grader import kitbuild  # noqa: E402  (after the path is set)
-from grader.grade import run_limits  # noqa: E402
+from grader.grade import GPU_TRACK_THREADS, Grader, run_limits  # noqa: E402
 from grader.reports import split  # noqa: E402
-from grader.sandbox import (LINK_GID, OUTPUT_HEAD, OUTPUT_TAIL, Limits, Sandbox,  # noqa: E402
-                            View, seal_problem)
+from grader.sandbox import (LINK_GID, OUTPUT_HEAD, OUTPUT_TAIL, Limits, Outcome,  # noqa: E402
+                            Sandbox, View, seal_problem)
 from kitlib.isolation import namespaces_problem  # noqa: E402
 
 AS_ROOT = os.geteuid() == 0
@@ -154,6 +154,26 @@ class RunLimitsTest(unittest.TestCase):
                                 run_limits(0.4, 2, cuda=False))
             self.assertEqual(stuck.status, "timed-out")
             self.assertIn("stopped after 2 s (wall clock), within its 1 s of CPU time", stuck.why)
+
+
+class ExitInWordsTest(unittest.TestCase):
+    """A run that exited in the middle of a case: the student reads its status, its last line
+    and, when that line says threads ran out, the limit it met."""
+
+    def test_a_thread_limit_exit_names_the_limit(self):
+        ran = Outcome("failed", 1, 0.2, "case 3\nlibgomp: Thread creation failed: Resource "
+                                        "temporarily unavailable\n")
+        self.assertEqual(
+            Grader.exit_in_words(ran, gpu=True),
+            "the program exited with status 1 (its last words: libgomp: Thread creation failed: "
+            f"Resource temporarily unavailable): a test program may run {Limits().nproc} "
+            f"threads and processes in all, and a GPU-track kernel gets {GPU_TRACK_THREADS} "
+            "OpenMP threads")
+
+    def test_another_exit_says_only_what_it_printed(self):
+        ran = Outcome("failed", 3, 0.2, "bye\n")
+        self.assertEqual(Grader.exit_in_words(ran, gpu=False),
+                         "the program exited with status 3 (its last words: bye)")
 
 
 class UidTest(unittest.TestCase):

@@ -34,7 +34,10 @@ from .sandbox import LINK_GID, Limits, Sandbox, View, seal_problem
 COMPILE_LIMITS = dict(address_space=4 << 30, cpu_s=60, wall_s=90.0, nproc=64,
                       file_size=256 << 20)
 # Thrust's OpenMP backend runs this many threads of a GPU-track exercise: within the process
-# limit (Limits.nproc) whatever the grading machine's number of cores.
+# limit (Limits.nproc) whatever the grading machine's number of cores. OMP_THREAD_LIMIT holds a
+# kernel to them whatever it asks (nested teams, omp_set_num_threads): past the process limit,
+# libgomp would exit from one thread while the others still ran, and the run would end in
+# exit(1) or a crash by chance.
 GPU_TRACK_THREADS = 2
 # A CUDA run holds the machine's GPU alone (this lock file, for every grader on the machine,
 # and a lock per grader for its job slots): a program that takes all device memory, or a
@@ -556,7 +559,8 @@ class Grader:
         cuda = gpu and self.backend == "CUDA"
         view = View(read_only=(inputs,), writable=(folder,), devices=True, gpu=cuda)
         limits = run_limits(self.timeout_s, self.wall_s, cuda)
-        env = {"OMP_NUM_THREADS": str(GPU_TRACK_THREADS)} if gpu else {}
+        env = ({"OMP_NUM_THREADS": str(GPU_TRACK_THREADS),
+                "OMP_THREAD_LIMIT": str(GPU_TRACK_THREADS)} if gpu else {})
         crashes, seconds, first, remaining = {}, 0.0, None, list(cases)
         while remaining:
             only = [] if remaining == cases else [f"--attn-case={','.join(remaining)}"]

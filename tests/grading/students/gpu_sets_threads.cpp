@@ -1,5 +1,5 @@
 // gpu_sets_threads: OMP_NUM_THREADS=1000 from a static initializer (libgomp read it before) and
-// omp_set_num_threads(16) before 23's kernel (within the limits).
+// omp_set_num_threads(16) before 23's kernel: the grader's OMP_THREAD_LIMIT=2 still holds it.
 
 #include <cstdlib>
 #if defined(_OPENMP)
