@@ -15,11 +15,12 @@
 # 3. that class's report.html as headless chromium renders it (tests/grading/check_report.py);
 # 4. three of them in Gradescope's autograder layout (tests/grading/check_gradescope.py), each
 #    submitting a slice of its files;
-# 5. the same students on a one-node Slurm cluster started here (tests/grading/slurm_check.sh).
+# 5. the same students on a one-node Slurm cluster started here (tests/grading/slurm_check.sh),
+#    its tasks on KIT_BUILD (tools/grade slurm --kit-build).
 # The whole class is graded on every exercise once, by tools/kit test's grading stage: here
 # each run takes a slice (the students and exercises below) that still reaches every code path
-# of its own. Gradescope's setup.sh and tools/grade slurm build the pristine kit again, each in
-# its own folder: under tools/kit test with ccache, from the grading stage's compiles.
+# of its own. Gradescope's setup.sh builds the pristine kit again, in its own folder: under
+# tools/kit test with ccache, from the grading stage's compiles.
 # Each step's time, then all of them in one line at the end ("hidden: steps ...").
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -83,7 +84,7 @@ python3 tests/grading/check_gradescope.py "$class/students" --hidden "$hidden/ca
 stage "Gradescope"
 
 tests/grading/slurm_check.sh --hidden "$hidden/cases" --rubric "$class/rubric.json" \
-  "${some[@]}" "${graded[@]}" "$class/graded/gradebook.csv"
+  "${some[@]}" "${graded[@]}" --kit-build "$kit_build" "$class/graded/gradebook.csv"
 stage "Slurm"
 printf -v joined '%s, ' "${steps[@]}"
 echo "hidden: steps ${joined%, }"

@@ -4,7 +4,7 @@
 # gradebook, cell by cell, and the one expected.py deserves.
 #
 #   tests/grading/slurm_check.sh [--hidden CASES] [--rubric FILE] [--only NAME ...]
-#                                [--exercises 01,03] [SINGLE_GRADEBOOK]
+#                                [--exercises 01,03] [--kit-build DIR] [SINGLE_GRADEBOOK]
 #
 # CI only (.ci/run), as root: it installs slurm-wlm and munge if missing, and starts munged,
 # slurmctld and slurmd by hand (CI has no systemd), every file of theirs in a temporary
@@ -12,16 +12,20 @@
 # SINGLE_GRADEBOOK: the gradebook.csv of a single-machine run on make_class.py's class (.ci/run
 # has just graded it, with the same --hidden, --rubric and students); without it this grades
 # the class on one machine first. --only NAME: only those students of make_class.py's class;
-# --exercises: only those exercises (tools/grade --exercises).
+# --exercises: only those exercises (tools/grade --exercises). --kit-build DIR: the pristine
+# kit finished in DIR (tools/grade prepare-kit), which tools/grade slurm's tasks then use
+# instead of the one it builds (a minute and a half on 2 cores, with ccache).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 options=() expect=() students=()  # tools/grade's options, expected.py's, make_class.py's
+kit_build=()  # tools/grade slurm's alone: the single-machine run builds its own
 while [ $# -gt 0 ]; do
   case $1 in
     --hidden) options+=(--hidden "$2"); expect+=(--cases reference_data --cases "$2"); shift 2 ;;
     --rubric) options+=(--rubric "$2"); expect+=(--rubric "$2"); shift 2 ;;
     --only) students+=(--only "$2"); expect+=(--only "$2"); shift 2 ;;
     --exercises) options+=(--exercises "$2"); expect+=(--exercises "$2"); shift 2 ;;
+    --kit-build) kit_build=(--kit-build "$2"); shift 2 ;;
     *) break ;;
   esac
 done
@@ -147,6 +151,7 @@ start=$(date +%s)
 # shared_compiles, with ccache) this build reuses the grading stage's compiles.
 CCACHE_BASEDIR="$work/array" \
   tools/grade slurm "$work/students" --out "$work/array" --array 3 --jobs 1 "${options[@]}" \
+    "${kit_build[@]}" \
   >"$work/log/submit.log"
 submitted=$(date +%s)
 # This cluster runs nothing else: the array and its merge are done when the queue is empty.
@@ -178,5 +183,5 @@ if ! diff "$single" "$merged" >&2; then
 fi
 students=$(($(wc -l <"$merged") - 1))
 echo "slurm_check: $students students graded by a 3-task Slurm array and merged in $seconds s" \
-  "($((submitted - start)) s kit build and submit, $((seconds - submitted + start)) s array and" \
+  "($((submitted - start)) s ${kit_build[0]:+submit (the kit built before)}${kit_build[0]:-kit build and submit}, $((seconds - submitted + start)) s array and" \
   "merge): the single-machine gradebook, cell by cell"

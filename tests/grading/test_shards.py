@@ -255,6 +255,44 @@ class SlurmScriptsTest(ShardTest):
         self.assertTrue((self.root / "out" / "slurm" / "grade.sbatch").is_file())
         self.assertIn("submit: id=$(sbatch --parsable", stdout.getvalue())
 
+    def test_the_tasks_use_a_kit_built_before_and_nothing_is_built(self):
+        (self.root / "class" / "alice").mkdir(parents=True)
+        built = self.root / "built"
+        with unittest.mock.patch.object(slurm.shutil, "which", return_value=None), \
+                unittest.mock.patch.object(kitbuild, "prepare") as prepare, \
+                unittest.mock.patch.object(kitbuild, "reuse", return_value="a" * 40) as reuse, \
+                unittest.mock.patch.object(grade, "require_searchable_by_others"), \
+                unittest.mock.patch.object(grade, "make_out",
+                                           side_effect=lambda out, _: out.mkdir()), \
+                contextlib.redirect_stdout(io.StringIO()) as stdout, \
+                contextlib.redirect_stderr(io.StringIO()):
+            code = slurm.main([str(self.root / "class"), "--out", str(self.root / "out"),
+                               "--array", "2", "--no-submit", "--kit-build", str(built)])
+        self.assertEqual(code, 0)
+        prepare.assert_not_called()
+        reuse.assert_called_once_with(built.resolve())
+        task = (self.root / "out" / "slurm" / "grade.sbatch").read_text().splitlines()[-1]
+        self.assertIn(f" --kit-build {built.resolve()} ", task)
+        self.assertIn(f"kit {'a' * 10} in {built.resolve()}/.kit-build, finished",
+                      stdout.getvalue())
+
+    def test_a_kit_build_of_another_commit_stops_it_before_it_writes_a_script(self):
+        (self.root / "class" / "alice").mkdir(parents=True)
+        stale = kitbuild.BuildError("the kit build in /k is of commit bbbbbbbbbb, the kit's "
+                                    "HEAD is aaaaaaaaaa: build it again")
+        with unittest.mock.patch.object(slurm.shutil, "which", return_value=None), \
+                unittest.mock.patch.object(kitbuild, "reuse", side_effect=stale), \
+                unittest.mock.patch.object(grade, "require_searchable_by_others"), \
+                unittest.mock.patch.object(grade, "make_out",
+                                           side_effect=lambda out, _: out.mkdir()), \
+                contextlib.redirect_stdout(io.StringIO()), \
+                contextlib.redirect_stderr(io.StringIO()) as stderr:
+            code = slurm.main([str(self.root / "class"), "--out", str(self.root / "out"),
+                               "--array", "2", "--no-submit", "--kit-build", "/k"])
+        self.assertEqual(code, 1)
+        self.assertEqual(stderr.getvalue(), f"grade slurm: {stale}\n")
+        self.assertFalse((self.root / "out" / "slurm").exists())
+
     def test_an_array_of_shards_then_a_merge_of_them(self):
         out = self.root / "out"
         out.mkdir()
@@ -262,7 +300,7 @@ class SlurmScriptsTest(ShardTest):
                                   hidden=Path("/srv/hidden"), rubric=None,
                                   exercises=["01", "03"], partition="short", time="30",
                                   timeout=8.0, wall_timeout=16.0)
-        grade_script, merge_script = slurm.write_scripts(args, out)
+        grade_script, merge_script = slurm.write_scripts(args, out, out)
         lines = grade_script.read_text().splitlines()
         for directive in ("--array=1-3", "--cpus-per-task=2", "--partition=short", "--time=30",
                           f"--output={out}/slurm/grade-%A_%a.log"):

@@ -153,15 +153,15 @@ def reuse(folder: Path) -> str:
     head = kit_commit(KIT)
     stamp = folder / ".kit-build" / BUILT_STAMP
     if not stamp.is_file():
-        raise BuildError(f"no finished kit build in {folder} (tools/grade slurm builds one "
-                         f"before it submits)")
+        raise BuildError(f"no finished kit build in {folder} (`tools/grade prepare-kit "
+                         f"{folder}` builds one)")
     if not judge_program(folder).is_file():
         raise BuildError(f"the kit build in {folder} has no optimised judge "
-                         f"({JUDGE_BUILD}): build it again (run tools/grade slurm again)")
+                         f"({JUDGE_BUILD}): build it again (`tools/grade prepare-kit {folder}`)")
     built = stamp.read_text().strip()
     if built != head:
         raise BuildError(f"the kit build in {folder} is of commit {built[:10]}, the kit's HEAD "
-                         f"is {head[:10]}: build it again (run tools/grade slurm again)")
+                         f"is {head[:10]}: build it again (`tools/grade prepare-kit {folder}`)")
     return head
 
 

@@ -1,12 +1,15 @@
 """tools/grade slurm: a class graded as a Slurm job array of shards, then merged.
 
     tools/grade slurm SUBMISSIONS --out OUT --array N [--jobs J] [--hidden CASES]
-                      [--rubric FILE] [--partition P] [--time MIN] [--no-submit]
+                      [--rubric FILE] [--partition P] [--time MIN] [--kit-build DIR]
+                      [--no-submit]
 
 Without `sbatch` on PATH (and without --no-submit) it stops first, in one line, before
 building anything or writing OUT.
 Builds the pristine kit once, here and now, in OUT/.kit-src and OUT/.kit-build (the tasks
-reuse it with --kit-build OUT instead of each building it), then writes
+reuse it with --kit-build OUT instead of each building it); with --kit-build DIR, the tasks
+use DIR's, finished for this HEAD (`tools/grade prepare-kit DIR`, or an earlier run's OUT),
+and nothing is built. Then it writes
 
   OUT/slurm/grade.sbatch   an array of N tasks; task K runs
                            tools/grade SUBMISSIONS --out OUT/shards/K --shard K/N --jobs J
@@ -43,8 +46,9 @@ def sbatch_script(comment: str, directives: list, command: list) -> str:
                      ["set -euo pipefail", "exec " + " ".join(command), ""])
 
 
-def write_scripts(args, out: Path) -> tuple:
-    """OUT/slurm/grade.sbatch and merge.sbatch; returns their paths."""
+def write_scripts(args, out: Path, kit_dir: Path) -> tuple:
+    """OUT/slurm/grade.sbatch and merge.sbatch, whose tasks grade with the kit built in
+    KIT_DIR; returns their paths."""
     folder = out / "slurm"
     folder.mkdir(exist_ok=True)
     os.chmod(folder, 0o700)
@@ -68,7 +72,7 @@ def write_scripts(args, out: Path) -> tuple:
         ["--job-name=grade", f"--array=1-{args.array}", f"--cpus-per-task={args.jobs}",
          f"--output={folder}/grade-%A_%a.log"] + common,
         [tool, shlex.quote(str(args.submissions.resolve())), "--out", shard_out,
-         f"--shard $SLURM_ARRAY_TASK_ID/{args.array}", "--kit-build", shlex.quote(str(out))] +
+         f"--shard $SLURM_ARRAY_TASK_ID/{args.array}", "--kit-build", shlex.quote(str(kit_dir))] +
         passed_on))
     merge_script = folder / "merge.sbatch"
     merge_script.write_text(sbatch_script(
@@ -96,6 +100,9 @@ def main(argv=None) -> int:
                         help="tasks: shards of the class, graded side by side")
     parser.add_argument("--partition", help="sbatch --partition of every job")
     parser.add_argument("--time", metavar="MIN", help="sbatch --time of every job (minutes)")
+    parser.add_argument("--kit-build", type=Path, metavar="DIR",
+                        help="the tasks use the kit DIR/.kit-build finished for this HEAD "
+                             "(tools/grade prepare-kit DIR): nothing is built")
     parser.add_argument("--no-submit", action="store_true",
                         help="build the kit and write the scripts, submit nothing")
     args = parser.parse_args(argv)
@@ -116,20 +123,28 @@ def main(argv=None) -> int:
     if not isolated:
         print("grade slurm: not root: the jobs run as you, so the tasks grade WITHOUT the "
               "sandbox (tools/grader/README.md)")
-    print(f"grade slurm: building the kit's HEAD once, for every task, in {out}/.kit-build ...",
-          flush=True)
+    kit_dir = args.kit_build.resolve() if args.kit_build else out
+    if not args.kit_build:
+        print(f"grade slurm: building the kit's HEAD once, for every task, in "
+              f"{out}/.kit-build ...", flush=True)
     start = time.monotonic()
     try:
         grade.make_out(out, isolated)
-        head = kitbuild.prepare(out, exercises, args.build_jobs)
+        if args.kit_build:
+            if isolated:
+                grade.require_searchable_by_others(kit_dir)
+            head = kitbuild.reuse(kit_dir)
+        else:
+            head = kitbuild.prepare(out, exercises, args.build_jobs)
     except kitbuild.BuildError as error:
         print(f"grade slurm: {error}", file=sys.stderr)
         return 1
     (out / "shards").mkdir(exist_ok=True)
     os.chmod(out / "shards", 0o711 if isolated else 0o700)  # the shards' OUTs lie below it
-    grade_script, merge_script = write_scripts(args, out)
-    print(f"grade slurm: kit {head[:10]} built in {time.monotonic() - start:.1f} s; wrote "
-          f"{grade_script} and {merge_script}")
+    grade_script, merge_script = write_scripts(args, out, kit_dir)
+    built = (f"in {kit_dir}/.kit-build, finished" if args.kit_build
+             else f"built in {time.monotonic() - start:.1f} s")
+    print(f"grade slurm: kit {head[:10]} {built}; wrote {grade_script} and {merge_script}")
     if args.no_submit:
         print(f"  submit: id=$(sbatch --parsable {grade_script}) && sbatch "
               f"--dependency=afterok:$id --kill-on-invalid-dep=yes {merge_script}")

@@ -46,7 +46,7 @@ from .terminal import Heartbeat, say
 PRESET, ASAN_PRESET = "selftest", "selftest-asan"
 # A ccache folder the caller keeps between runs (.ci/run: CI runs on one machine, run after
 # run): every build of `tools/kit test` then goes through it, the selftest and sanitized builds
-# too, and compiles only what a commit changed. Without it, only the pristine kit's three
+# too, and compiles only what a commit changed. Without it, only the pristine kit's two
 # builds share a cache, in build-selftest/ccache (shared_compiles).
 KEPT_CACHE = "ATTN_CCACHE_DIR"
 # The slice of the synthetic class `tools/kit test` grades: a student of each outcome the
@@ -105,15 +105,16 @@ class Stages:
 
 @contextmanager
 def shared_compiles(kit: Kit, base: Path | None = None):
-    """`--full` builds the pristine kit three times, each in a new folder of the same layout
-    (.kit-src beside .kit-build and .judge-build): the grading stage's, then Gradescope's
-    setup.sh and `tools/grade slurm` in the hidden stage. With ccache on PATH (.ci/run installs
-    it) the builds configured inside this share their compiles: CMake takes the launcher from
-    CMAKE_CXX_COMPILER_LAUNCHER, and CCACHE_BASEDIR (`base`, the build's folder; the hidden
-    stage's scripts set their own) makes every path in a command line relative, so a later
-    build finds the first one's objects (35 s of CPU, not 160). Every compile still runs its
-    command; only its result comes from the cache. A student's compile never goes through
-    ccache: the grader's build recipe leaves the launcher out (cmake/attn_record_step.py)."""
+    """`--full` builds the pristine kit twice, each in a folder of the same layout (.kit-src
+    beside .kit-build and .judge-build): the grading stage's (which the hidden stage's grading
+    and `tools/grade slurm` reuse), then Gradescope's setup.sh in a new one. With ccache on
+    PATH (.ci/run installs it) the builds configured inside this share their compiles: CMake
+    takes the launcher from CMAKE_CXX_COMPILER_LAUNCHER, and CCACHE_BASEDIR (`base`, the
+    build's folder; the hidden stage's scripts set their own) makes every path in a command
+    line relative, so a later build finds the first one's objects (35 s of CPU, not 160).
+    Every compile still runs its command; only its result comes from the cache. A student's
+    compile never goes through ccache: the grader's build recipe leaves the launcher out
+    (cmake/attn_record_step.py)."""
     kept = os.environ.get(KEPT_CACHE)
     cache = Path(kept) if kept else build.build_dir(kit, PRESET) / "ccache"
     if shutil.which("ccache") is None or cache.exists() and not os.access(cache, os.W_OK):
@@ -457,12 +458,12 @@ def run_stages(kit: Kit, stages: Stages, goldens_check: bool, grading: bool, ful
                 if kit_dir is None:
                     stage["passed"] = False
                 else:
-                    # Gradescope's setup.sh and tools/grade slurm build the pristine kit again,
-                    # each in its own folder: with ccache, from the grading stage's compiles.
+                    # Gradescope's setup.sh builds the pristine kit again, in its own folder:
+                    # with ccache, from the grading stage's compiles.
                     with shared_compiles(kit) as shared:
                         if not shared:
-                            say("  no ccache here: Gradescope's and Slurm's builds of the kit "
-                                "compile everything again (minutes more; .ci/run installs it)")
+                            say("  no ccache here: Gradescope's build of the kit compiles "
+                                "everything again (minutes more; .ci/run installs it)")
                         code, output = build.run_command(
                             [str(script), str(build.build_dir(kit, PRESET)), str(kit_dir)],
                             kit.root)
