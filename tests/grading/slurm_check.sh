@@ -182,6 +182,8 @@ if ! diff "$single" "$merged" >&2; then
   exit 1
 fi
 students=$(($(wc -l <"$merged") - 1))
+submit="kit build and submit"
+[ ${#kit_build[@]} -eq 0 ] || submit="submit (the kit built before)"
 echo "slurm_check: $students students graded by a 3-task Slurm array and merged in $seconds s" \
-  "($((submitted - start)) s ${kit_build[0]:+submit (the kit built before)}${kit_build[0]:-kit build and submit}, $((seconds - submitted + start)) s array and" \
+  "($((submitted - start)) s $submit, $((seconds - submitted + start)) s array and" \
   "merge): the single-machine gradebook, cell by cell"
