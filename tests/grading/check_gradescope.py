@@ -29,14 +29,15 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
 import zipfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(ROOT / "tools"))
 import expected  # noqa: E402  (this folder, on the path just now)
+from kitlib.held import held_folder  # noqa: E402
 
 
 def run_script(script: Path, root: Path) -> None:
@@ -180,8 +181,10 @@ def main(argv=None) -> int:
     cases = [ROOT / "reference_data"] + ([args.hidden] if args.hidden else [])
     want = expected.expected_gradebook(cases, expected.load_rubric(args.rubric))
 
-    work = Path(tempfile.mkdtemp(prefix="attn-gradescope."))
-    os.chmod(work, 0o711)  # the sandbox's uid passes through to the pristine build
+    # The autograder's root: the same folder on every run, as Gradescope's /autograder is, so
+    # that setup.sh's kit build finds the grading stage's compiles in ccache (kitlib/held.py);
+    # 0711: the sandbox's uid passes through to the pristine build.
+    work, lock = held_folder("attn-gradescope-check", 0o711)
     try:
         zip_path = work / "autograder.zip"
         command = [sys.executable, str(ROOT / "tools" / "grade"), "gradescope-zip", str(zip_path)]
@@ -239,6 +242,7 @@ def main(argv=None) -> int:
         return 1 if problems else 0
     finally:
         shutil.rmtree(work, ignore_errors=True)
+        os.close(lock)
 
 
 if __name__ == "__main__":

@@ -20,17 +20,17 @@ asserts on what they print:
 One copy, one build directory, several checks: about 65 s on 2 quiet cores.
 """
 
-import fcntl
 import json
 import os
 import shutil
 import subprocess
 import sys
-import tempfile
 import unittest
 from pathlib import Path
 
 KIT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(KIT / "tools"))
+from kitlib.held import held_folder  # noqa: E402  (after the path is set)
 STUDENTS = KIT / "tests" / "kit" / "fixtures" / "students"
 CATALOGUE = json.loads((KIT / "exercises.json").read_text(encoding="utf-8"))
 
@@ -57,29 +57,13 @@ def copy_of_the_kit(destination: Path) -> None:
         (destination / exercise["stub"]).write_bytes(stub)
 
 
-def held_folder(test) -> Path:
-    """The copy's folder, empty: the same path on every run (/tmp/attn-kit-student-view-UID),
-    held by a lock while one test uses it (test.lock). Its compiles then have the same command
-    lines run after run, absolute as a student's are (AddressSanitizer names the student's file
-    by them), so a ccache kept between runs (CI's ATTN_CCACHE_DIR) finds them: a random folder
-    made every one a miss, 290 s of the run. The /tmp of a machine shared with others: no
-    link followed, no folder of another user's used."""
-    base = Path(tempfile.gettempdir()) / f"attn-kit-student-view-{os.geteuid()}"
-    test.lock = os.open(f"{base}.lock", os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
-    fcntl.flock(test.lock, fcntl.LOCK_EX)
-    if os.fstat(test.lock).st_uid != os.geteuid():
-        raise RuntimeError(f"{base}.lock is not this user's: remove it")
-    if base.is_symlink() or base.exists() and base.stat().st_uid != os.geteuid():
-        raise RuntimeError(f"{base} is not this user's folder: remove it")
-    shutil.rmtree(base, ignore_errors=True)
-    base.mkdir(mode=0o700)
-    return base
-
-
 class StudentViewTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.root = held_folder(cls)
+        # The same folder on every run (kitlib/held.py): its compiles' command lines, absolute
+        # as a student's are (AddressSanitizer names the student's file by them), are then
+        # the same run after run, and a kept ccache (CI's ATTN_CCACHE_DIR) finds them.
+        cls.root, cls.lock = held_folder("attn-kit-student-view")
         copy_of_the_kit(cls.root)
         for name in ("01_dot_scores.prints_a_tensor", "02_normalize_by_sum.sign_compare",
                      "03_softmax.keep_dims_trap", "04_context_vector.one_row_too_many",
@@ -119,7 +103,7 @@ class StudentViewTest(unittest.TestCase):
     @staticmethod
     def environment() -> dict:
         """A student's: no CCACHE_BASEDIR (CI's kept cache sets one for the kit's builds),
-        which would compile the copy's files by relative paths (held_folder)."""
+        which would compile the copy's files by relative paths (setUpClass)."""
         environment = {name: value for name, value in os.environ.items()
                        if name != "CCACHE_BASEDIR"}
         return dict(environment, CMAKE_BUILD_PARALLEL_LEVEL="2")
