@@ -16,7 +16,9 @@
 # 4. three of them in Gradescope's autograder layout (tests/grading/check_gradescope.py), each
 #    submitting a slice of its files;
 # 5. the same students on a one-node Slurm cluster started here (tests/grading/slurm_check.sh),
-#    its tasks on KIT_BUILD (tools/grade slurm --kit-build).
+#    its tasks on KIT_BUILD (tools/grade slurm --kit-build), beside 4: each leaves a core idle
+#    much of its time (setup.sh's apt and configure steps and the autograder's one-job runs;
+#    the daemons' start and the array's waits). Their graders take their own sandbox uids.
 # The whole class is graded on every exercise once, by tools/kit test's grading stage: here
 # each run takes a slice (the students and exercises below) that still reaches every code path
 # of its own. Gradescope's setup.sh builds the pristine kit again, in its own folder: under
@@ -40,7 +42,14 @@ stage() {
 
 hidden=$(mktemp -d)
 class=$(mktemp -d)
-trap 'rm -rf "$hidden" "$class"' EXIT
+gradescope_pid=
+finish() {
+  # The Gradescope check, still running after a failure: its whole session (setup.sh's build).
+  [ -z "$gradescope_pid" ] || { kill -- "-$gradescope_pid" 2>/dev/null || true
+                                wait "$gradescope_pid" 2>/dev/null || true; }
+  rm -rf "$hidden" "$class"
+}
+trap finish EXIT
 /usr/bin/python3 tools/record --out "$hidden/cases" | tail -n 1
 stage "recorded"
 python3 tests/kit/test_runner_and_judge.py --bin "$build/bin" --stubs "$build/stubs" \
@@ -78,13 +87,23 @@ stage "report"
 # (solved; reads_hidden and notebook_fitted, the two a hidden set changes, both on 01) submits
 # 01 and 03, the rubric's (compiled as one unit), and 23, the GPU track (compiled alone, on
 # Thrust's OpenMP backend); the 20 files it leaves out are graded as missing, at 0. All 23
-# exercises are still built by setup.sh and listed in each results.json.
-python3 tests/grading/check_gradescope.py "$class/students" --hidden "$hidden/cases" \
-  --rubric "$class/rubric.json" --exercises 01,03,23 | tail -n 1
-stage "Gradescope"
+# exercises are still built by setup.sh and listed in each results.json. In the background,
+# beside Slurm below; its output when both are done.
+setsid python3 tests/grading/check_gradescope.py "$class/students" --hidden "$hidden/cases" \
+  --rubric "$class/rubric.json" --exercises 01,03,23 >"$hidden/gradescope.log" 2>&1 &
+gradescope_pid=$!
 
 tests/grading/slurm_check.sh --hidden "$hidden/cases" --rubric "$class/rubric.json" \
   "${some[@]}" "${graded[@]}" --kit-build "$kit_build" "$class/graded/gradebook.csv"
-stage "Slurm"
+stage "Slurm (beside Gradescope)"
+gradescope_rc=0
+wait "$gradescope_pid" || gradescope_rc=$?
+gradescope_pid=
+if [ "$gradescope_rc" != 0 ]; then
+  cat "$hidden/gradescope.log"
+  exit "$gradescope_rc"
+fi
+tail -n 1 "$hidden/gradescope.log"
+stage "Gradescope (the wait for it)"
 printf -v joined '%s, ' "${steps[@]}"
 echo "hidden: steps ${joined%, }"
