@@ -38,8 +38,9 @@ sys.path.insert(0, str(KIT / "tools"))
 from grader import kitbuild  # noqa: E402  (after the path is set)
 from grader.grade import GPU_TRACK_THREADS, Grader, run_limits  # noqa: E402
 from grader.reports import split  # noqa: E402
-from grader.sandbox import (LINK_GID, OUTPUT_HEAD, OUTPUT_TAIL, Limits, Outcome,  # noqa: E402
-                            Sandbox, View, seal_problem)
+from grader import sandbox as sandbox_module  # noqa: E402
+from grader.sandbox import (LINK_GID, OUTPUT_HEAD, OUTPUT_TAIL, UID_BASE, Limits,  # noqa: E402
+                            Outcome, Sandbox, View, seal_problem)
 from kitlib.isolation import namespaces_problem  # noqa: E402
 
 AS_ROOT = os.geteuid() == 0
@@ -177,14 +178,39 @@ class ExitInWordsTest(unittest.TestCase):
 
 
 class UidTest(unittest.TestCase):
+    """The uid a sandbox takes, with a lock folder and a view of the running uids of the test's
+    own: another grader on this machine (CI's Debian 13 stage runs beside the main one) takes
+    uids from the same pool and would make the answers here a matter of timing."""
+
+    def setUp(self):
+        locks = tempfile.TemporaryDirectory(prefix="attn-uid-test.")
+        self.addCleanup(locks.cleanup)
+        self.running = set()
+        for name, value in (("LOCKS", locks.name), ("_uids_running", lambda: self.running)):
+            patcher = mock.patch.object(sandbox_module, name, value)
+            patcher.start()
+            self.addCleanup(patcher.stop)
+
+    def take(self) -> Sandbox:
+        taken = Sandbox("uid")
+        self.addCleanup(taken.release)
+        return taken
+
     def test_two_sandboxes_never_share_a_uid(self):
-        first, second = Sandbox("uid"), Sandbox("uid")
-        self.assertNotEqual(first.uid, second.uid)
-        taken = first.uid
-        del first  # its lock file closes: the uid is free again
-        third = Sandbox("uid")
-        self.assertEqual(third.uid, taken)
+        first, second = self.take(), self.take()
+        self.assertEqual((first.uid, second.uid), (UID_BASE, UID_BASE + 1))
+        first.release()
+        third = self.take()
+        self.assertEqual(third.uid, UID_BASE, "a released uid is taken again")
         self.assertNotEqual(third.uid, second.uid)
+
+    def test_a_uid_some_process_runs_as_is_passed_over(self):
+        self.running.add(UID_BASE)  # a process of a grader that died, say
+        self.assertEqual(self.take().uid, UID_BASE + 1)
+
+
+class LockDownTest(unittest.TestCase):
+    """Runs programs as a sandbox uid: one from the machine's real pool, as the grader takes."""
 
     def test_lock_down_hides_the_answers(self):
         with tempfile.TemporaryDirectory() as top:
@@ -199,6 +225,7 @@ class UidTest(unittest.TestCase):
                 path.write_text(text)
             kitbuild.lock_down([source, build], [source / "include", build / "pch"], LINK_GID)
             sandbox = Sandbox("uid")  # what is left where namespaces are refused
+            self.addCleanup(sandbox.release)
 
             def readable(path, groups=()):
                 return sandbox.run(["/bin/cat", str(path)], top, Limits(wall_s=10),
@@ -268,6 +295,7 @@ class SealedResultsMixin:
         if seal_problem(self.mode):
             self.skipTest(seal_problem(self.mode))
         sandbox = Sandbox(self.mode)
+        self.addCleanup(sandbox.release)
         with tempfile.TemporaryDirectory(prefix="attn-seal-test.") as folder:
             os.chmod(folder, 0o711)
             program = build_attack(folder)
@@ -317,6 +345,7 @@ class BubblewrapTest(SealedResultsMixin, unittest.TestCase):
     def tearDownClass(cls):
         # Nothing of the sandbox's uid may outlive the test (leftovers.py would see it).
         cls.sandbox.sweep()
+        cls.sandbox.release()
         shutil.rmtree(cls.folder)
 
     def run_sh(self, script, view=None, **limits):
