@@ -6,7 +6,8 @@
                               [--json] [--check GRADEBOOK]
 
 expected.json says per student and exercise which cases pass ("all", "none",
-"notebook_only", "all_but_kind:KIND"); this counts those cases in the case set(s) graded
+"notebook_only", "all_but_kind:KIND", "all_but_case:NAME", a case's name in any set); this
+counts those cases in the case set(s) graded
 (each DIR's MANIFEST.json; default: the kit's reference_data/, several DIRs: their union, as
 a grader given --hidden) and applies the rubric: default 10 points per exercise, partial
 credit per value case, points * passed / cases rounded to 0.01; `--rubric FILE` is
@@ -60,6 +61,7 @@ def load_cases(case_dirs):
     for folder in case_dirs:
         manifest = json.loads((Path(folder) / "MANIFEST.json").read_text(encoding="utf-8"))
         for path, case in manifest["cases"].items():
+            case = dict(case, name=path.rsplit("/", 1)[-1])
             files = {name: manifest["files"].get(f"{path}/{name}.npy", {})
                      for name in case["inputs"]}
             cases.append((case["exercise"], case, files))
@@ -75,6 +77,8 @@ def passes(rule: str, case, files) -> bool:
         return files.get("inputs", {}).get("shape") == NOTEBOOK_SHAPE
     if rule.startswith("all_but_kind:"):
         return case.get("kind") != rule.split(":", 1)[1]
+    if rule.startswith("all_but_case:"):
+        return case["name"] != rule.split(":", 1)[1]
     raise ValueError(f"expected.json: unknown rule {rule!r}")
 
 

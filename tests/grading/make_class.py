@@ -293,16 +293,17 @@ def with_body(fragment):
 
 
 student_no_compile_03 = one_exercise("03", appended(solved, "no_compile.cpp", separator="\n"))
-student_endless_loop_02 = one_exercise("02", injected_solution("endless_loop.cpp",
-                                                               "spin_forever();"))
+student_endless_loop_02 = one_exercise("02", injected_solution(
+    "endless_loop.cpp", "spin_forever_on_one_score(scores.size());"))
 student_segfault_04 = one_exercise("04", injected_solution("segfault.cpp",
                                                            "write_through_null();"))
 student_exit_in_static_init = one_exercise("01", appended(solved, "exit_in_static_init.cpp"))
 student_edited_tests = one_exercise("01", with_body("edited_tests_01.cpp"))
 student_reads_public_goldens = one_exercise("01", reads_goldens("reads_goldens_public_roots.hpp"))
 student_reads_hidden = one_exercise("01", reads_goldens("reads_goldens_hidden_roots.hpp"))
-# 02 has 3 cases: a time-out costs its case, and each case times out
-student_fork_bomb = one_exercise("02", injected_solution("fork_bomb.cpp", "fork_bomb();"))
+# A time-out costs its case alone: 02's other cases run after it, as the same uid.
+student_fork_bomb = one_exercise("02", injected_solution(
+    "fork_bomb.cpp", "fork_bomb_on_one_score(scores.size());"))
 student_memory_hog = one_exercise("05", injected_solution("memory_hog.cpp", "hog_memory();"))
 student_includes_solution = one_exercise("04", includes_solution)
 student_notebook_fitted = one_exercise("01", with_body("notebook_fitted_01.cpp"))
