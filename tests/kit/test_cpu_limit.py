@@ -6,21 +6,45 @@
 Exercise 22's solutions program, the slowest (its GPT-2 forward needs seconds of CPU), run
 with `--attn-cpu-limit=1` as an endless loop would meet its limit: it must end by SIGXCPU,
 its verdict stream must name the signal and the test it was in, and the status line must say
-it used up its CPU time. A malformed limit is refused in one line, exit status 2.
+it used up its CPU time. A malformed limit is refused in one line, exit status 2. And the
+limit counts only the code's own work: its GPT-2 forward at T = 1024, BLAS-heavy, uses no
+more CPU time than wall time (one BLAS thread; OpenBLAS's own threads spin between products,
+a third more CPU time on 2 cores). A busy machine only lengthens the wall time.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 KIT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(KIT / "tools"))
 from kitcli import progress, reports  # noqa: E402
 from kitcli.catalogue import Kit  # noqa: E402
+
+
+def spinning_threads(program: Path) -> list:
+    """[a problem] when the forward at T = 1024 used more CPU time than wall time."""
+    environment = {name: value for name, value in os.environ.items()
+                   if name not in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS")}
+    start = time.monotonic()
+    run = subprocess.Popen([str(program), "--attn-quiet", "--gtest_filter=*forward_t1024*"],
+                           cwd=KIT, env=environment, stdout=subprocess.DEVNULL)
+    _, status, usage = os.wait4(run.pid, 0)
+    wall = time.monotonic() - start
+    run.returncode = os.waitstatus_to_exitcode(status)
+    cpu = usage.ru_utime + usage.ru_stime
+    if run.returncode != 0:
+        return [f"the forward at T = 1024 failed (exit status {run.returncode})"]
+    if cpu > 1.1 * wall + 0.1:
+        return [f"the forward at T = 1024 used {cpu:.2f} s of CPU time in {wall:.2f} s: "
+                "threads spin beside the code (BLAS on one thread: one_blas_thread)"]
+    return []
 
 
 def main() -> int:
@@ -43,6 +67,7 @@ def main() -> int:
             reason = progress.crashed(stream.signal, stream.running, kit)
             if not reason.startswith(f"used up its {kit.test_timeout_s:g} s of CPU time in "):
                 problems.append(f"status line: {reason}")
+        problems += spinning_threads(program)
         bad = subprocess.run([str(program), "--attn-cpu-limit=soon"], capture_output=True,
                              text=True, timeout=60)
         if bad.returncode != 2 or "--attn-cpu-limit: expected a number" not in bad.stderr:

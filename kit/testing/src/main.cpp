@@ -1,6 +1,7 @@
 // kit/testing/src/main.cpp — main() of every exercise's test program: a test or a runner.
 //
-//   Any mode: [--attn-cpu-limit=SECONDS]      its CPU time limit (limit_cpu_time, below)
+//   Any mode: [--attn-cpu-limit=SECONDS]      its CPU time limit (limit_cpu_time, below); BLAS
+//                                            on one thread (one_blas_thread)
 //   test_ex03_exercises [gtest flags]        every case of the kit's case set as a GoogleTest
 //     [--attn-verdicts=FILE] [--attn-quiet]  test, plus the file's plain TESTs. FILE: the
 //                                            verdict stream (kit/verdicts.hpp), what tools/kit
@@ -37,6 +38,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -398,6 +400,18 @@ int limit_cpu_time(const std::string& text) {
     return 0;
 }
 
+// OpenBLAS runs a product on threads of its own, which spin (sched_yield) between products. A
+// test program's products are small, ctest runs several programs at once, and RLIMIT_CPU
+// counts every thread: the spinning only spends the student's CPU time (a third of exercise
+// 22's on 2 cores, more with more cores). So one thread, unless OPENBLAS_NUM_THREADS says
+// otherwise. Weak: a build on another BLAS has no such switch.
+extern "C" void openblas_set_num_threads(int threads) __attribute__((weak));
+
+void one_blas_thread() {
+    if (openblas_set_num_threads != nullptr && std::getenv("OPENBLAS_NUM_THREADS") == nullptr)
+        openblas_set_num_threads(1);
+}
+
 // "a,b,,c" as {"a", "b", "c"}.
 std::vector<std::string> comma_list(const std::string& text) {
     std::vector<std::string> items;
@@ -653,6 +667,7 @@ int main(int argc, char** argv) {
     if (const int status =
             attn::kit::limit_cpu_time(attn::kit::option(argc, argv, "attn-cpu-limit")))
         return status;
+    attn::kit::one_blas_thread();
     if (!attn::kit::option(argc, argv, "attn-run-cases").empty()) {
         return attn::kit::run_as_runner(argc, argv);
     }
