@@ -24,7 +24,7 @@ import torch
 
 from . import hidden_key, provenance
 from .bounds import Tracked
-from .mistakes import fixed_token_count, loop_slips, placeholders
+from .mistakes import THROWS, fixed_token_count, loop_slips, placeholders
 from .laws import laws_of, law_holds
 from .tolerance import allowed as tolerance_allowed, distance
 
@@ -243,8 +243,11 @@ def record_case(case, recording):
     products_before += provenance.products_run()
     scales = kind.outputs_of(kind.scale(*case.arguments(Tracked.exact))) if kind.scale else {}
     reductions = kind.reduction(*arguments) if kind.reduction else {}
-    wrong = [(mistake, kind.outputs_of(result)) for mistake in kind.all_mistakes(arguments)
-             if (result := mistake.wrong(*arguments)) is not None]
+    results = [(mistake, mistake.wrong(*arguments)) for mistake in kind.all_mistakes(arguments)]
+    wrong = [(mistake, kind.outputs_of(result)) for mistake, result in results
+             if result is not None and result is not THROWS]
+    # A result at all rules these out, as a value unlike a recorded mistake rules that out.
+    throws = sorted({mistake.name for mistake, result in results if result is THROWS})
     slugs = [mistake.slug for mistake, _ in wrong]
     if len(set(slugs)) != len(slugs):
         raise ValueError(f"{case.key}: a mistake slug appears twice in {slugs}")
@@ -262,6 +265,8 @@ def record_case(case, recording):
         else:
             raise TypeError(f"{case.key}/{output} is {answer.dtype}: a golden is float32, "
                             "int64 or bool")
+        if throws:
+            recording.entries[f"{case.key}/{output}.npy"]["throws"] = throws
         recording.references[f"{case.key}/{output}.npy"] = references[output].numpy()
 
     laws = [law for law in laws_of(case.exercise, kind) if law.applies(case.inputs, expected)]

@@ -1,7 +1,10 @@
 """Plausible wrong answers, in reusable families, so that a failing test can name the mistake.
 
 A Mistake's `wrong` takes the exercise function's arguments (as the case passes them) and
-returns what the mistaken code returns, or None where the case's shapes rule it out. The
+returns what the mistaken code returns; THROWS where the mistaken C++ code throws on the
+case's shapes (an index past the end in the Debug build, a product of shapes that do not fit),
+so a value there rules the mistake out; or None where the case cannot tell it (the answer's
+own value, a shape it does not apply to). The
 recorder keeps a mistake only where it is told apart from the answer and from the other
 mistakes (cases.py). Families here are shared by several exercises; an exercise's own
 families live in its recorder (exercises/exNN_*.py).
@@ -13,12 +16,23 @@ from typing import Callable
 import torch
 
 
+class Throws:
+    """What `wrong` returns where the mistaken code throws (THROWS): the case records that a
+    result rules the mistake out (MANIFEST.json's "throws" on its expected files)."""
+
+    def __repr__(self):
+        return "THROWS"
+
+
+THROWS = Throws()
+
+
 @dataclass(frozen=True)
 class Mistake:
     slug: str        # its file: mistakes/<output>.<slug>.npy
     name: str        # short, shown by a failing test: "looks like: <name>"
     hint: str        # one sentence that teaches the fix
-    wrong: Callable  # the exercise's arguments -> the wrong result, or None
+    wrong: Callable  # the exercise's arguments -> the wrong result, THROWS or None
     family: str = ""  # the family it belongs to; defaults to the slug
     # A slip the student cannot see in their code's numbers (C++ integer truncation): where it
     # gives the same result as an earlier mistake, a failing test names both (cases.py).

@@ -54,6 +54,7 @@ golden_file parse_file(const std::string& path, const nlohmann::json& json) {
     file.tolerance_factor = json.value("tolerance_factor", 1.0);
     file.tolerance_reason = json.value("tolerance_reason", std::string{});
     file.mistakes = json.value("mistakes", std::vector<std::string>{});
+    file.throws = json.value("throws", std::vector<std::string>{});
     file.mistake_of = json.value("of", std::string{});
     file.mistake_name = json.value("name", std::string{});
     file.mistake_hint = json.value("hint", std::string{});
@@ -239,6 +240,7 @@ expected_golden golden_store::expected(const std::string& name) const {
         throw golden_error("MANIFEST.json records no error scale for " + golden.path + "; " +
                            how_to_fix);
     }
+    result.throws = golden.throws;
     for (const auto& path : golden.mistakes) {
         const golden_file& mistake = file(path);
         result.mistakes.push_back(

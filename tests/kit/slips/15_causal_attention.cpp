@@ -6,9 +6,10 @@
 // slip: no_mask -> no causal mask
 // slip: masked_after_softmax -> masked after softmax without renormalising
 // slip: filled_zero -> masked with 0 instead of -inf
-// not yet named: mask_tested_equal_zero (issue 41: `mask(i, j) == 0`, the loops right, < T;
-//   every token sees only the future, the last none: named wrongly, "looks like: mask loop ran
-//   past T, to context_length (the mask not truncated to T x T; ...)")
+// slip: mask_tested_equal_zero -> the future leaks in
+//   (`mask(i, j) == 0`, the loops right, < T: every token sees only the future, the last none.
+//   On one_token its nan is that of mask_loop_to_context_length, but that slip throws where
+//   T > 1 on the truncated case (MANIFEST.json's "throws"), so a result there rules it out.)
 // slip: mask_loop_to_context_length -> mask loop ran past T
 // The scores, their scale and the softmax.
 // slip: not_scaled -> left out the / sqrt(d_k)

@@ -29,7 +29,7 @@ import torch
 from .. import causal as cells
 from .. import notebooks
 from ..cases import Kind, recorder
-from ..mistakes import Mistake
+from ..mistakes import THROWS, Mistake
 
 WEIGHTS = ("W_query.weight", "W_key.weight", "W_value.weight")
 HEAD_WEIGHTS = tuple(f"heads.{h}.{name}" for h in (0, 1) for name in WEIGHTS)
@@ -61,18 +61,18 @@ def project(x_row, layer):
 def batched(weights_of, projections=project):
     """A forward(x, layers, context_length), `layers` the (weight, bias) of W_query, W_key and
     W_value, whose attention weights for each batch item are weights_of(queries, keys, x, b,
-    context_length) (T, T); the context is weights @ values. None where a projection or an
+    context_length) (T, T); the context is weights @ values. THROWS where a projection or an
     index fails (the C++ call throws)."""
     def forward(x, layers, context_length):
         contexts = []
         for b in range(x.shape[0]):
             queries, keys, values = (projections(x[b], layer) for layer in layers)
             if queries is None:
-                return None
+                return THROWS
             try:
                 contexts.append(weights_of(queries, keys, x, b, context_length) @ values)
             except OutOfRange:
-                return None
+                return THROWS
         return torch.stack(contexts)
     return forward
 
@@ -226,6 +226,8 @@ def per_head(mistake):
     def wrong(x, q0, k0, v0, q1, k1, v1, context_length):
         heads = [mistake.wrong(x, [(q0, None), (k0, None), (v0, None)], context_length),
                  mistake.wrong(x, [(q1, None), (k1, None), (v1, None)], context_length)]
+        if any(h is THROWS for h in heads):
+            return THROWS
         return None if any(h is None for h in heads) else torch.cat(heads, dim=-1)
     return replace(mistake, wrong=wrong)
 

@@ -41,8 +41,9 @@ struct comparison {
     // that finds the name contradicted by another case falls back on it.
     std::string diagnosis;
     std::string withheld_diagnosis;  // the same for a hidden case: nothing of the expected
-    // The recorded mistakes this result is not (every one, when it passed): another case
-    // naming one of them names a coincidence, not the student's slip.
+    // The recorded mistakes this result is not (every one, when it passed), and those whose
+    // code throws on this case (expected_golden::throws): another case naming one of them
+    // names a coincidence, not the student's slip.
     std::vector<std::string> ruled_out;
     std::string details;  // further lines, each starting with two spaces
     // `reason` with nothing of the expected tensor in it (no expected value, shape or dtype),

@@ -48,9 +48,12 @@ struct golden_file {
     double tolerance_factor = 1.0;      // expected: 1 unless recorded with a reason
     std::string tolerance_reason;       // expected
     std::vector<std::string> mistakes;  // expected: paths of its recorded mistakes
-    std::string mistake_of;             // mistake, scale: the expected tensor it belongs to
-    std::string mistake_name;           // mistake: "softmax over the wrong axis (...)"
-    std::string mistake_hint;           // mistake: one line on how to fix it
+    // expected: the names of mistakes whose code throws on this case (tools/record's
+    // "throws"): any result rules them out, as a result unlike a recorded mistake rules that out
+    std::vector<std::string> throws;
+    std::string mistake_of;    // mistake, scale: the expected tensor it belongs to
+    std::string mistake_name;  // mistake: "softmax over the wrong axis (...)"
+    std::string mistake_hint;  // mistake: one line on how to fix it
     // mistake: another recorded mistake, of another name, gives the same tensor on this case
     // (tools/record's "ambiguous"): a result equal to it is not named here; another case of the
     // exercise, where they differ, names it.
@@ -106,6 +109,7 @@ struct expected_golden {
     float_tensor scale;  // float32 goldens only: the error magnitude of each value
     attn::kit::tolerance tolerance;
     std::vector<known_mistake> mistakes;
+    std::vector<std::string> throws;  // golden_file::throws
 };
 
 // The kit's reference_data/: $ATTN_REFERENCE_DATA if set (the grader points it at a pristine
