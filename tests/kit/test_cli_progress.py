@@ -256,6 +256,16 @@ class CheckOutputTest(ThrowawayKitTest):
         self.assertEqual(lines[-1], "✓ Exercise 01 done — next: `tools/kit check 02` "
                                     "(exercises/02_fails.cpp)")
 
+    def test_done_names_the_first_exercise_not_done(self):
+        # 02 done before 01 was started: next is 01, the first not done, not 03.
+        self.start_work("02")
+        self.fake_test_program("02", f'cp "{CTEST_LAB / "reports" / "ex01.exercises.verdicts"}" '
+                                     '"${2#--attn-verdicts=}"')
+        code, lines = self.check_output("02")
+        self.assertEqual(code, 0)
+        self.assertEqual(lines[-1], "✓ Exercise 02 done — next: `tools/kit check 01` "
+                                    "(exercises/01_passes.cpp)")
+
     def test_only_skipped_tests_is_not_done(self):
         self.start_work("07")
         self.fake_program_writing_the_labs_report("07", "[  SKIPPED ] 1 test.")

@@ -74,11 +74,6 @@ class Kit:
         ids = ", ".join(ex["id"] for ex in self.exercises)
         raise KitError(f"no exercise {number!r}; the exercises are {ids}")
 
-    def following(self, ex: dict) -> dict | None:
-        """The exercise after `ex` in course order, or None after the last one."""
-        later = [candidate for candidate in self.exercises if candidate["id"] > ex["id"]]
-        return later[0] if later else None
-
 
 def notebook_cells(ex: dict) -> list:
     """[(notebook file name, its URL, "In [3], In [5]")]: the public notebook cells an exercise

@@ -385,10 +385,12 @@ def check(kit: Kit, number: str | None, pattern: str | None = None,
     state = progress.device_code_checked(
         kit, ex, progress.verdict(ex, first.cases, program_passed=first.end.exit_code == 0))
     if state.name == progress.DONE and not pattern:
-        following = kit.following(ex)
+        # The first exercise not done, as status's Next: one skipped before this one counts.
+        following = next((other for other in kit.exercises
+                          if other is not ex and not known_done(kit, other)), None)
         next_step = (f"next: `{kit_command(kit.root, 'check ' + following['id'])}` "
                      f"({from_here(kit.root, following['stub'])})" if following else
-                     f"that was the last one: `{kit_command(kit.root, 'status')}`")
+                     f"every exercise is done: `{kit_command(kit.root, 'status')}`")
         say(f"✓ Exercise {ex['id']} done — {next_step}")
         return 0
     if state.name == progress.DONE:
