@@ -259,12 +259,15 @@ class LawGroupingTest(unittest.TestCase):
 
 class MemoryErrorSignsTest(unittest.TestCase):
     """When check rebuilds with AddressSanitizer: a crash, nan or inf where the answer is
-    finite, or failures that change from run to run; not a plain wrong answer or a hang."""
+    finite (unless a recorded mistake is named), or failures that change from run to run; not
+    a plain wrong answer or a hang."""
 
     def run_of(self, *failures, exit_code=1, timed_out=False):
+        """failures: (text, worst), or (text, worst, the recorded mistake it names)."""
         cases = [reports.TestVerdict("softmax_matrix.c%d" % i, "03_softmax/c", "failed",
-                                     (reports.Failure("mismatch", text, text, worst=worst),))
-                 for i, (text, worst) in enumerate(failures)]
+                                     (reports.Failure("mismatch", text, text, *named,
+                                                      worst=worst),))
+                 for i, (text, worst, *named) in enumerate(failures)]
         return student.TestRun(build.ProgramEnd(exit_code, timed_out=timed_out),
                                None if exit_code is None or exit_code < 0 else cases, None)
 
@@ -279,6 +282,13 @@ class MemoryErrorSignsTest(unittest.TestCase):
     def test_nan_where_the_answer_is_finite_is_a_sign(self):
         run = self.run_of(("got nan, expected 0.25", {"got": "nan", "expected": 0.25}))
         self.assertIn("nan or inf", student.memory_error_signs(run, run))
+
+    def test_inf_beside_a_named_mistake_is_not(self):
+        # the overflowing softmax: inf on large logits, "no max subtracted" named on another
+        run = self.run_of(("got inf, expected 0.5", {"got": "inf", "expected": 0.5}),
+                          ("got 0.2, expected 0.25", {"got": 0.2, "expected": 0.25},
+                           "no max subtracted"))
+        self.assertIsNone(student.memory_error_signs(run, run))
 
     def test_nan_where_the_answer_is_nan_is_not(self):
         run = self.run_of(("got -inf, expected nan", {"got": "-inf", "expected": "nan"}))

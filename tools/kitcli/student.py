@@ -145,12 +145,16 @@ def run_tests(kit: Kit, program, selection: list, verdicts) -> TestRun:
 
 def memory_error_signs(first: TestRun, again: TestRun | None) -> str | None:
     """Why this run may have read or written memory it does not own, or None: a crash,
-    nan or inf where the answer is finite, a library's error about sizes no input has (it was
-    handed garbage), or failures that change from run to run."""
+    nan or inf where the answer is finite (unless a failure names a recorded mistake: then it
+    is that slip's arithmetic, an overflowing softmax), a library's error about sizes no input
+    has (it was handed garbage), or failures that change from run to run. Never a plain
+    wrong answer: the AddressSanitizer build costs the student half a minute."""
     if first.cases is None:  # a signal is a crash; a timeout or an exit() is not
         return "it crashed" if first.end.signal is not None else None
     failed = [case for case in first.cases if case.outcome == "failed"]
-    if any(failure.non_finite_where_finite for case in failed for failure in case.failures):
+    named = any(failure.mistake for case in failed for failure in case.failures)
+    if not named and any(failure.non_finite_where_finite for case in failed
+                         for failure in case.failures):
         return "it returned nan or inf where the answer is finite"
     if any(failure.kind == "threw" and diagnose.threw_on_garbage(failure.message)
            for case in failed for failure in case.failures):
