@@ -26,7 +26,7 @@ from . import hidden_key, provenance
 from .bounds import Tracked
 from .mistakes import THROWS, fixed_token_count, loop_slips, placeholders
 from .laws import laws_of, law_holds
-from .tolerance import allowed as tolerance_allowed, distance
+from .tolerance import allowed as tolerance_allowed, distance, with_magnitudes
 
 FAR = 10.0   # a mistake is kept only this many tolerances from the answer and the others
 SAME = 1.0   # two mistakes this close are one answer under two names
@@ -346,8 +346,9 @@ def record_float_output(case, output, answer, scale, n, wrong, recording, about)
     factor, reason = case.tolerance.get(output, (1.0, ""))
     scale = stored_scale(scale.scale, answer)
 
-    def apart(a, b):
-        return distance(a.numpy(), b.numpy(), scale.numpy(), n, factor)
+    def apart(a, b):  # a mistake and the answer, or two mistakes
+        a, b = a.numpy(), b.numpy()
+        return distance(a, b, with_magnitudes(scale.numpy(), a, b), n, factor)
 
     kept = select_mistakes(path, answer, apart, wrong_answers(wrong, output), recording.notes)
     mistake_paths = record_mistakes(case, output, kept, recording, about)

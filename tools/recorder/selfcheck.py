@@ -12,7 +12,7 @@ import numpy as np
 
 from .cases import FAR
 from .store import load
-from .tolerance import distance
+from .tolerance import distance, with_magnitudes
 
 WITHIN = 0.25  # of the tolerance, between a golden and its float64 recomputation
 
@@ -63,13 +63,14 @@ def verify(files, entries, references):
         wrong = {m: load(files[m]) for m in entry["mistakes"]}
         mistakes += len(wrong)
         for m, tensor in wrong.items():
-            apart = distance(tensor, expected, scale, n, factor)
+            apart = distance(tensor, expected, with_magnitudes(scale, tensor, expected), n, factor)
             if not apart >= FAR:
                 problems.append(f"{m}: only {apart:.3g} tolerances from the answer")
         names = sorted(wrong)
         for i, a in enumerate(names):
             for b in names[i + 1:]:
-                apart = distance(wrong[a], wrong[b], scale, n, factor)
+                apart = distance(wrong[a], wrong[b], with_magnitudes(scale, wrong[a], wrong[b]),
+                                 n, factor)
                 if not apart >= FAR:
                     problems.append(f"{a}: only {apart:.3g} tolerances from {b}")
     return problems, goldens, mistakes

@@ -5,6 +5,9 @@ For a float32 golden E with error scale S, reduction n and factor f, a value pas
 NaN matches NaN and an infinity the same infinity. A tensor of another shape than E (a
 mistake of another shape) is measured with the largest finite S, and where S is not finite
 (E is nan there) with |expected|, as the C++ comparison (kit/core/src/compare.cpp) does.
+A recorded mistake M is measured with max(S, |M|) (with_magnitudes): its values carry the
+roundoff of their own magnitude, which may be far above the answer's (exp of the raw scores,
+a row dotted with itself), as the C++ naming measures a result against M.
 """
 
 import math
@@ -37,3 +40,16 @@ def distance(got, expected, scale, reduction, factor=1.0):
     ratio = np.where(same, 0.0, ratio)
     ratio[np.isnan(ratio)] = math.inf
     return float(ratio.max(initial=0.0))
+
+
+def with_magnitudes(scale, *tensors):
+    """The error scale of a comparison with recorded mistakes: per element the largest of
+    `scale` and each tensor's |value| (nan values left out). A scale of another shape than
+    the tensors counts with its largest finite value, as in distance()."""
+    scale = np.asarray(scale, np.float64)
+    for tensor in tensors:
+        magnitude = np.abs(np.asarray(tensor, np.float64))
+        if scale.shape != magnitude.shape:
+            scale = np.max(scale[np.isfinite(scale)], initial=0.0)
+        scale = np.fmax(scale, magnitude)
+    return scale

@@ -27,10 +27,14 @@ struct mismatch {
 // Per element: the largest |got - expected| allowed. Exact (0) for int64 and bool; for
 // float32 the tolerance rule with the golden's error scale. `scale` may have another shape
 // than `expected` only when diagnosing a mistake of another shape: its largest value is used.
+// Against a recorded mistake (`of_mistake`) the scale is at least the mistake's own |value|:
+// its values carry the roundoff of their magnitude, which may be far above the answer's (exp
+// of the raw scores, a row dotted with itself), as tools/record measures (with_magnitudes).
 class allowance {
 public:
-    allowance(const expected_golden& golden, const std::vector<std::size_t>& shape)
-        : golden_(golden), exact_(golden.tensor.index() != 0) {
+    allowance(const expected_golden& golden, const std::vector<std::size_t>& shape,
+              bool of_mistake = false)
+        : golden_(golden), exact_(golden.tensor.index() != 0), of_mistake_(of_mistake) {
         const auto& scale = golden.scale;
         same_shape_ = std::vector<std::size_t>(scale.shape().begin(), scale.shape().end()) == shape;
         for (const float s : scale) {
@@ -45,12 +49,14 @@ public:
                                                        : uniform_scale_;
         // Where the golden itself is nan or inf its scale is too; a recorded mistake compared
         // there is measured against its own value.
-        return golden_.tolerance.allowed(std::isfinite(scale) ? scale : expected);
+        if (!std::isfinite(scale)) return golden_.tolerance.allowed(expected);
+        return golden_.tolerance.allowed(of_mistake_ ? std::max(scale, std::abs(expected)) : scale);
     }
 
 private:
     const expected_golden& golden_;
     bool exact_;
+    bool of_mistake_;
     bool same_shape_ = false;
     double uniform_scale_ = 0.0;
 };
@@ -87,7 +93,8 @@ bool same_type_and_shape(const any_tensor& a, const any_tensor& b) {
 bool equals_mistake(const any_tensor& actual, const known_mistake& mistake,
                     const expected_golden& golden) {
     return same_type_and_shape(actual, mistake.tensor) &&
-           find_mismatches(actual, mistake.tensor, allowance(golden, shape_of(actual))).empty();
+           find_mismatches(actual, mistake.tensor, allowance(golden, shape_of(actual), true))
+               .empty();
 }
 
 // The recorded mistake `actual` equals, or null; every other recorded mistake goes into

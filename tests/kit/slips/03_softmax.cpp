@@ -6,9 +6,8 @@
 // slip: naive_made_stable -> subtracted the max in the naive softmax
 // slip: min_subtracted -> subtracted the min instead of the max
 // slip: numerator_shift -> subtracted the max in the numerator only
-// not yet named: raw_sum (a recorded mistake, yet the status line says "the weights sum to
-//   2.857, not 1: the weights are not normalised along the last axis (divide by the row's sum
-//   after masking ...)", words for a masked matrix on a vector softmax)
+// slip: raw_sum -> divided exp(x) by the sum of the raw scores
+//   (on spread logits its values reach 1e20: it is matched within its own magnitude's roundoff)
 // not yet named: int_total (exercise 02's `int total`: "the weights sum to 1.051, not 1", the
 //   same masked-matrix words)
 // The matrix softmax along the wrong axis, or reduced the wrong way.

@@ -5,8 +5,9 @@
 // The double loop of In [9]: its bounds and what it multiplies.
 // slip: upper_triangle -> filled only the upper triangle
 // slip: diagonal_only -> filled only the diagonal
-// not yet named: row_self_dot (a recorded mistake, yet "attention_scores_loops(inputs): 30 of
-//   36 values differ; worst at [5, 4]: got 0.945, expected 0.2935", unnamed)
+// slip: row_self_dot -> dotted each query with itself
+//   (on the cancelling case its values are far above the answer's scale: matched within their
+//   own magnitude's roundoff)
 // The matrix product of In [10] the wrong way round, and every token's context vector.
 // slip: feature_gram -> computed inputs.T @ inputs
 // On the symmetric scores inputs @ inputs.T the two give the same numbers: named together.
