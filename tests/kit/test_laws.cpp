@@ -6,7 +6,9 @@
 #include "kit/npy.hpp"
 
 #include <gmock/gmock.h>
+#include <xtensor/xview.hpp>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -110,6 +112,26 @@ TEST(LawsTest, AnOutputThatIgnoresItsInputBreaksTheCausalLaw) {
     const auto verdict = check_law(causal_law, base, base, golden_like(base));
     EXPECT_FALSE(verdict.passed);
     EXPECT_THAT(verdict.reason, HasSubstr("did not change when tokens 2.. of x changed"));
+}
+
+TEST(LawsTest, NanEverywhereIsLeftToTheComparisonOfValues) {
+    // scores + mask * -inf: 0 * -inf is nan in every output, which "does not change"
+    const float_tensor base = xt::zeros<float>({2, 4, 2}) * std::nanf("");
+    const auto verdict =
+        check_law(causal_law, base, base, golden_like(running_mean(batch_of_tokens())));
+    EXPECT_TRUE(verdict.passed) << verdict.reason;
+}
+
+TEST(LawsTest, ALeakAmongNanRowsIsStillNamed) {
+    // a mask read the wrong way round: the last token sees nothing (nan), token 0 the future
+    const float_tensor x = batch_of_tokens();
+    float_tensor base = running_mean(x, true),
+                 variant = running_mean(attn::kit::law_input(causal_law, x), true);
+    xt::view(base, xt::all(), 3, xt::all()) = std::nanf("");
+    xt::view(variant, xt::all(), 3, xt::all()) = std::nanf("");
+    const auto verdict = check_law(causal_law, base, variant, golden_like(running_mean(x)));
+    EXPECT_FALSE(verdict.passed);
+    EXPECT_THAT(verdict.reason, HasSubstr("the future leaks in"));
 }
 
 TEST(LawsTest, ADifferenceWithinTheToleranceKeepsTheLaw) {

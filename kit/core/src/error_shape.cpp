@@ -146,10 +146,11 @@ private:
         };
         if (nans) {
             return "nan" + (n_ == 1 ? "" : " at " + where(*first_nan)) + count(nans) +
-                   " where the answer is a number: a 0/0 or inf - inf. Look for exp() of a "
-                   "large score (subtract the row's max first), a sum of exps that underflowed "
-                   "to 0 (a running max that starts at 0, not -inf), or a division by a sum "
-                   "that is 0";
+                   " where the answer is a number: a 0/0, 0 * inf or inf - inf. Look for exp() "
+                   "of a large score (subtract the row's max first), a sum of exps that "
+                   "underflowed to 0 (a running max that starts at 0, not -inf), a mask "
+                   "multiplied in (0 * -inf is nan: set the masked scores to -inf instead), or "
+                   "a division by 0 (a sum that is 0, 1 - p with p = 1)";
         }
         if (infs) {
             return "inf" + (n_ == 1 ? "" : " at " + where(*first_inf)) + count(infs) +

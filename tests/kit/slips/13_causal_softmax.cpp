@@ -15,9 +15,9 @@
 // slip: masked_after_softmax -> masked after softmax without renormalising
 // slip: column_softmax -> softmax over the columns
 // slip: no_mask -> no causal mask
-// not yet named: masked_with_the_mask_times_inf (scores + mask * -inf: 0 * -inf is nan
-//   everywhere, yet the status line says "law broken: the output did not change when tokens
-//   3.. of scores changed: it does not depend on those tokens (an answer written in, ...)")
+// slip: masked_with_the_mask_times_inf -> a mask multiplied in
+//   (scores + mask * -inf: 0 * -inf is nan everywhere. Its one_token case equals "masked the
+//   diagonal too", which the other cases rule out; the causal law is not read on nan values.)
 #include "attn/causal_attention.hpp"
 #include "attn/checks.hpp"
 #include "attn/errors.hpp"

@@ -10,9 +10,8 @@
 // slip: scaled_only -> scaled every entry but dropped none
 // The mode: dropout only while training.
 // slip: dropped_in_eval -> applied dropout in eval mode
-// not yet named: p_one_not_handled (p = 1 divides 0 by 0: "nan at [0, 0] (12 values) where
-//   the answer is a number: a 0/0 or inf - inf. Look for exp() of a large score ...", softmax
-//   advice for dropout)
+// slip: p_one_not_handled -> 1 - p with p = 1
+//   (p = 1 divides 0 by 0: no mistake is recorded, the nan diagnosis lists it among its causes)
 // not yet named: divided_by_kept_fraction (by mean(keep), not 1 - p: "every value is 18/17 of
 //   the expected: a factor missing from, or added to, the formula", no mistake named)
 #include "attn/causal_attention.hpp"
