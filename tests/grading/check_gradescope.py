@@ -29,6 +29,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 import zipfile
 from pathlib import Path
 
@@ -48,6 +49,21 @@ def run_script(script: Path, root: Path) -> None:
                                    CCACHE_BASEDIR=str(root / "grade")))
     if done.returncode != 0:
         raise SystemExit(f"{script.name} failed ({done.returncode}):\n{done.stdout}{done.stderr}")
+
+
+class Times:
+    """Each step's wall time, for the summary line: which step a slow check spends on."""
+
+    def __init__(self):
+        self.last, self.steps = time.monotonic(), []
+
+    def step(self, name: str) -> None:
+        now = time.monotonic()
+        self.steps.append(f"{name} {now - self.last:.0f} s")
+        self.last = now
+
+    def __str__(self) -> str:
+        return ", ".join(self.steps)
 
 
 STUDENT_UID = 61999  # in the sandbox's range (61000-61999), in no group
@@ -201,8 +217,11 @@ def main(argv=None) -> int:
             with zipfile.ZipFile(zip_path) as zipped:
                 problems += [f"the zip holds {name}" for name in zipped.namelist()
                              if name.endswith("SECRET_KEY")]
+        times = Times()
         run_script(source / "setup.sh", work)
+        times.step("setup.sh")
         problems += secrets_problems(work, bool(args.hidden), "setup.sh")
+        times.step("secrets")
         for name in names:
             submission = work / "submission"
             shutil.rmtree(submission, ignore_errors=True)
@@ -211,6 +230,7 @@ def main(argv=None) -> int:
                             ignore=lambda folder, files: [f for f in files if f in left_out])
             shutil.copyfile(source / "run_autograder", work / "run_autograder")  # as Gradescope
             run_script(work / "run_autograder", work)
+            times.step(name)
             results = json.loads((work / "results" / "results.json").read_text(encoding="utf-8"))
             tests_sum = round(sum(test["score"] for test in results["tests"]), 2)
             row = want[name]
@@ -233,6 +253,8 @@ def main(argv=None) -> int:
             print(f"  {name}: results.json score {results['score']} of {results['max_score']}, "
                   f"{len(results['tests'])} tests")
         problems += secrets_problems(work, bool(args.hidden), "grading")
+        times.step("secrets")
+        print(f"  times: {times}")
         for problem in problems:
             print(problem)
         print(f"gradescope: {len(names)} submissions"

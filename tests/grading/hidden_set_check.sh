@@ -7,8 +7,12 @@
 #
 # BUILD: tools/kit test's build folder (its bin/ and the stubs it compiled); KIT_BUILD: the
 # pristine kit tools/grade built for HEAD (tools/grade --kit-build), so nothing builds it again.
-# 1. runner and judge on the hidden set: solutions pass every case, stubs fail every case,
-#    every recorded mistake is named (tests/kit/test_runner_and_judge.py --mistakes);
+# 1. runner and judge on the hidden set: every recorded mistake is named, in-process and by the
+#    judge reading it from a result folder (test_known_mistakes, ATTN_REFERENCE_DATA); and the
+#    programs: solutions pass every case, stubs fail every case, two rounds of mistakes judged
+#    by attn_judge --hide-expected name theirs and show nothing of the expected tensor
+#    (tests/kit/test_runner_and_judge.py --mistakes --rounds 2: a round is a judge run per
+#    exercise; all 475 rounds took 62 s alone, 171 s in a CI run);
 # 2. part of the synthetic class graded with it and an all-or-nothing rubric of other weights:
 #    every cell as deserved (notebook_fitted loses its 01 here; reading the public goldens
 #    gains nothing): the students whose grade a hidden set can change, and one of each status;
@@ -52,8 +56,16 @@ finish() {
 trap finish EXIT
 /usr/bin/python3 tools/record --out "$hidden/cases" | tail -n 1
 stage "recorded"
+if ! ATTN_REFERENCE_DATA="$hidden/cases" "$build/bin/test_known_mistakes" --gtest_brief=1 \
+    >"$hidden/known_mistakes.log" 2>&1; then
+  tail -c 20000 "$hidden/known_mistakes.log"
+  echo "hidden: test_known_mistakes FAILED on the hidden set" >&2
+  exit 1
+fi
+echo "test_known_mistakes on the hidden set: $(grep -o '[0-9]* tests from' \
+  "$hidden/known_mistakes.log" | tail -n 1 | cut -d' ' -f1) tests passed"
 python3 tests/kit/test_runner_and_judge.py --bin "$build/bin" --stubs "$build/stubs" \
-  --cases "$hidden/cases" --mistakes
+  --cases "$hidden/cases" --mistakes --rounds 2
 stage "runner and judge"
 
 # The slice graded here and again on Slurm: a student of each status the gradebook and the
@@ -103,7 +115,7 @@ if [ "$gradescope_rc" != 0 ]; then
   cat "$hidden/gradescope.log"
   exit "$gradescope_rc"
 fi
-tail -n 1 "$hidden/gradescope.log"
+tail -n 2 "$hidden/gradescope.log"  # its steps' times, and its verdict
 stage "Gradescope (the wait for it)"
 printf -v joined '%s, ' "${steps[@]}"
 echo "hidden: steps ${joined%, }"

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """tests/kit/test_runner_and_judge.py — the grading path, end to end, on the kit's own case set.
 
-    test_runner_and_judge.py --bin BUILD/bin --stubs DIR [--cases CASE_SET] [--mistakes]
+    test_runner_and_judge.py --bin BUILD/bin --stubs DIR [--cases CASE_SET]
+                             [--mistakes [--rounds N]]
 
 For every exercise: the solutions track, run as a runner (`test_exNN_solutions
 --attn-run-cases=reference_data --attn-results=DIR`) and judged by `attn_judge`, passes every
@@ -10,9 +11,11 @@ the untouched stub (DIR: the build's ATTN_EXERCISES_DIR), fails every case, each
 the stub file; and with --mistakes, every recorded mistake, put in a result folder where a
 runner would write it, fails with its own name, or with none where it is "ambiguous" (another
 mistake gives the same tensor on that case) (one judge run per round: minutes;
-test_known_mistakes judges them in-process). Run by ctest as kit.runner_and_judge on
-reference_data/ (standard library only), and with --mistakes by `tools/kit test --full` on a
-hidden case set (`tools/record --out DIR`, tests/grading/hidden_set_check.sh).
+test_known_mistakes judges them in-process, and is the check of every mistake), and on a
+hidden set shows nothing of the expected tensor; --rounds N: only the first N rounds, each a
+recorded mistake of every output. Run by ctest as kit.runner_and_judge on reference_data/
+(standard library only), and with --mistakes by `tools/kit test --full` on a hidden case set
+(`tools/record --out DIR`, tests/grading/hidden_set_check.sh).
 """
 
 import argparse
@@ -76,7 +79,7 @@ def built_from_the_stub(exercise):
     return git_blob_id(content) == exercise["stub_blob"]
 
 
-def check_exercise(bin_dir, exercise, scratch, mistakes):
+def check_exercise(bin_dir, exercise, scratch, mistakes, rounds):
     problems = []
     verdicts = run_track(bin_dir, exercise, "solutions", scratch / "solutions")
     if len(verdicts) != len(cases_of(exercise)):
@@ -105,15 +108,16 @@ def check_exercise(bin_dir, exercise, scratch, mistakes):
         print(f"  (stub check skipped: {STUBS / Path(exercise['stub']).name} is not the stub)")
 
     if mistakes:
-        problems += check_mistakes(bin_dir, exercise, scratch / "mistakes")
+        problems += check_mistakes(bin_dir, exercise, scratch / "mistakes", rounds)
     return problems
 
 
-def check_mistakes(bin_dir, exercise, scratch):
-    """Round k puts the k-th recorded mistake of every output where a runner writes results."""
+def check_mistakes(bin_dir, exercise, scratch, rounds):
+    """Round k puts the k-th recorded mistake of every output where a runner writes results;
+    `rounds` of them at most (None: until every mistake was judged)."""
     files = MANIFEST["files"]
     problems, round_number = [], 0
-    while True:
+    while rounds is None or round_number < rounds:
         results, wanted = scratch / str(round_number), {}
         for path, case in cases_of(exercise).items():
             for output in case["expected"]:
@@ -141,6 +145,7 @@ def check_mistakes(bin_dir, exercise, scratch):
                     problems.append(f"hidden case {verdict['case']} {output['name']} shows the "
                                     f"expected tensor: {output['reason']}")
         round_number += 1
+    return problems
 
 
 def check_command_line(bin_dir):
@@ -177,6 +182,8 @@ def main():
                         help="the folder the build compiled as the exercises track")
     parser.add_argument("--mistakes", action="store_true",
                         help="also judge every recorded mistake through the judge program")
+    parser.add_argument("--rounds", type=int, metavar="N",
+                        help="with --mistakes: only the first N mistakes of each output")
     args = parser.parse_args()
     CASES, STUBS = args.cases.resolve(), args.stubs.resolve()
     MANIFEST = json.loads((CASES / "MANIFEST.json").read_text(encoding="utf-8"))
@@ -185,9 +192,11 @@ def main():
             concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2) as pool:
         # The exercises are independent (a scratch folder each): one at a time per core.
         checked = pool.map(lambda exercise: check_exercise(
-            args.bin, exercise, Path(scratch) / exercise["id"], args.mistakes), KIT.exercises)
+            args.bin, exercise, Path(scratch) / exercise["id"], args.mistakes, args.rounds),
+            KIT.exercises)
         for exercise, problems in zip(KIT.exercises, checked):
-            mistakes = sum(len(f.get("mistakes", [])) for p, f in MANIFEST["files"].items()
+            mistakes = sum(len(f.get("mistakes", [])[:args.rounds])
+                           for p, f in MANIFEST["files"].items()
                            if f.get("exercise") == exercise["id"] and f["role"] == "expected")
             print(f"ex{exercise['id']}: {len(cases_of(exercise))} cases"
                   + (f", {mistakes} mistakes" if args.mistakes else "") + ": "
