@@ -12,7 +12,7 @@ rubric under autograder/ (Gradescope never shows the zip to students), never a h
 SECRET_KEY. setup.sh installs the packages and builds the pristine kit once (`--prepare`), so
 a submission only compiles its own exercise files, then locks /autograder/source (the kit, its
 solutions, the hidden set) to root, 0700; run_autograder grades it (`--gradescope`) as one
-student of a class of one. The kit is made for Debian 12 (BASE_IMAGE).
+student of a class of one. Its base image: BASE_IMAGE.
 """
 
 from __future__ import annotations
@@ -34,13 +34,13 @@ HERE = Path(__file__).resolve().parent
 EXTRAS = "autograder"  # in the zip: the hidden case set and the rubric
 GRADE_DIR = "grade"    # under --root: the pristine build, kept from setup.sh to each run
 SECRET_KEY = "SECRET_KEY"  # a hidden set's key (tools/record --out): never in the zip
-# One truth with the kit's README: Debian 12. Gradescope documents Ubuntu (22.04 by default),
-# Fedora and CentOS base images; Ubuntu 22.04's CMake (3.22) is older than the kit's 3.25.
-BASE_IMAGE = ("choose a Debian 12 base image if Gradescope offers one (the kit is made for "
-              "Debian 12, as its README says; setup.sh installs Debian 12's packages with "
-              "apt-get); on another image the kit needs CMake >= 3.25 and xtensor 0.24 with "
-              "xtensor-blas (Ubuntu 22.04, Gradescope's default, has CMake 3.22: it will not "
-              "build)")
+# One truth with the kit's README ("Platforms"): Debian 12 and 13, Ubuntu 24.04. Gradescope
+# documents Ubuntu (22.04 by default), Fedora and CentOS base images; Ubuntu 22.04's CMake
+# (3.22) is older than the kit's 3.25.
+BASE_IMAGE = ("choose a Debian 12 or 13 or an Ubuntu 24.04 base image (the kit's README, "
+              "\"Platforms\"; setup.sh installs their packages with apt-get); on another image "
+              "the kit needs CMake >= 3.25 and xtensor >= 0.24 with xtensor-blas (Ubuntu 22.04, "
+              "Gradescope's default, has CMake 3.22: it will not build)")
 
 
 def grader_args(kit: Path, root: Path, prepare_only: bool) -> argparse.Namespace:
