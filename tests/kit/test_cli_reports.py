@@ -2,6 +2,7 @@
 """tests/kit/test_cli_reports.py — tools/kit's reading of ctest's JUnit file and of the test
 programs' verdict streams, on the real samples in fixtures/ctest-3.25/ (record.sh)."""
 
+import json
 import sys
 import tempfile
 import unittest
@@ -123,47 +124,34 @@ class VerdictStreamTest(unittest.TestCase):
                 reports.read_verdicts(path)
 
 
-class NamesCheckedAcrossCasesTest(unittest.TestCase):
-    """A name one case gives is taken back where another case of the same function shows the
-    result is not that mistake: on a 2-token case two slips can give the same numbers."""
+class RevisedTestTest(unittest.TestCase):
+    """The test program decides names across its tests at its end (kit/verdicts.hpp): a test
+    written again, "revised", replaces its first verdict where it stood; Python decides
+    nothing of it."""
 
-    @staticmethod
-    def failed(name, mistake, diagnosis="", ruled_out=()):
-        line = f"call(x): 2 of 4 values differ — looks like: {mistake}"
-        failure = reports.Failure("mismatch", line, line + "\n  case c: y (z)\n  golden: NN_x/c/"
-                                  "w.npy\n  hint: do this\n  shape: (2, 2)",
-                                  mistake=mistake, diagnosis=diagnosis)
-        return reports.TestVerdict(name, "NN_x/case", "failed", (failure,), tuple(ruled_out))
+    def test_a_revised_test_replaces_the_first_in_its_place(self):
+        def test(name, mistake, revised=False):
+            said = f"looks like: {mistake}" if mistake else "only [1, 0] is wrong"
+            line = f"call(x): 2 of 4 values differ — {said}"
+            event = {"event": "test", "test": name, "case": f"NN_x/{name}", "status": "failed",
+                     "failures": [{"kind": "mismatch", "message": line, "text": line,
+                                   "comparison": {"mistake": mistake}}], "ruled_out": []}
+            return json.dumps({**event, "revised": True} if revised else event)
 
-    def test_a_name_another_case_of_the_function_rules_out_is_taken_back(self):
-        tiny = self.failed("kernel.two_tokens", "returned `values` unchanged",
-                           diagnosis="only [1, 0] is wrong")
-        larger = self.failed("kernel.three_heads", "no rescale",
-                             ruled_out=["returned `values` unchanged"])
-        other_function = self.failed("module.notebook", "returned `values` unchanged")
-        checked = reports.names_checked_across_cases([tiny, larger, other_function])
-        self.assertEqual(checked[0].mistake, "")
-        self.assertEqual(checked[0].failure,
-                         "call(x): 2 of 4 values differ — only [1, 0] is wrong")
-        self.assertNotIn("hint: do this", checked[0].explanation)
-        self.assertIn("\n  case c: y (z)\n  golden: NN_x/c/w.npy\n  shape:", checked[0].explanation)
-        self.assertEqual(checked[1].mistake, "no rescale")  # not ruled out anywhere
-        self.assertEqual(checked[2].mistake, "returned `values` unchanged")  # another function
-
-    def test_a_name_on_every_case_stays(self):
-        cases = [self.failed(f"softmax.case{i}", "wrong axis (dim=1 instead of dim=0)",
-                             ruled_out=["not normalised"]) for i in range(3)]
-        checked = reports.names_checked_across_cases(cases)
-        self.assertEqual([case.mistake for case in checked], [case.mistake for case in cases])
-
-    def test_a_twin_of_another_dim_ruled_out_leaves_the_name(self):
-        # Code that always normalises rows passes the dim=-1 case, which rules out the dim=-1
-        # twin of the mistake it makes on dim=0: another computation, not a contradiction.
-        wrong = self.failed("softmax.cols", "wrong axis (dim=-1 instead of dim=0)")
-        passed = reports.TestVerdict("softmax.rows", "NN_x/rows", "passed", (),
-                                     ("wrong axis (dim=0 instead of dim=-1)",))
-        checked = reports.names_checked_across_cases([wrong, passed])
-        self.assertEqual(checked[0].mistake, "wrong axis (dim=-1 instead of dim=0)")
+        with tempfile.TemporaryDirectory() as folder:
+            path = Path(folder) / "stream"
+            path.write_text("\n".join([
+                '{"event":"program","schema":"attn-kit/test-verdicts","version":1}',
+                test("kernel.two_tokens", "no rescale"),
+                test("kernel.three_heads", "wrong axis"),
+                test("kernel.two_tokens", "", revised=True),
+                '{"event":"end","tests":2,"failed":2}']) + "\n")
+            stream = reports.read_verdicts(path)
+        self.assertEqual([test.name for test in stream.tests],
+                         ["kernel.two_tokens", "kernel.three_heads"])
+        self.assertEqual([test.mistake for test in stream.tests], ["", "wrong axis"])
+        self.assertEqual(stream.tests[0].failure, "call(x): 2 of 4 values differ — only [1, 0] is "
+                                                  "wrong")
 
 
 if __name__ == "__main__":

@@ -287,6 +287,29 @@ TEST_F(HiddenJudgeTest, ARecordedMistakeIsStillNamed) {
     EXPECT_EQ(withheld.details, "");
 }
 
+// A name rests on every case of the function: rows_dim1 passing rules out every mistake its
+// golden records, so rows_notebook's result, equal to one of them, names it no more and says
+// the shape of its error instead; without that case's result the name stays.
+TEST_F(JudgeTest, ANameAnotherCaseOfTheFunctionRulesOutIsTakenBack) {
+    const std::string sibling = "03_softmax/rows_dim1";
+    attn::kit::write_npy(results_ / rows_case / "weights.npy",
+                         attn::kit::read_npy(store().root() / rows_case / "mistakes" /
+                                             "weights.first_column_unfilled.npy"));
+    const auto named = verdict_of_rows_case();
+    ASSERT_NE(named.mistake, "");
+    EXPECT_EQ(named.taken_back, "");
+
+    fs::create_directories(results_ / sibling);
+    attn::kit::write_npy(results_ / sibling / "weights.npy", store().load(sibling + "/weights"));
+    const auto checked = verdict_of_rows_case();
+    EXPECT_FALSE(checked.passed);
+    EXPECT_EQ(checked.mistake, "");
+    EXPECT_EQ(checked.hint, "");
+    EXPECT_EQ(checked.taken_back, named.mistake);
+    EXPECT_EQ(checked.diagnosis, named.diagnosis);
+    EXPECT_EQ(checked.reason, named.reason);
+}
+
 TEST_F(JudgeTest, WritesValidJsonEvenFromInvalidUtf8) {
     std::ofstream(results_ / rows_case / "error.txt") << "bad \xff\xfe bytes\n";
     const auto json = attn::kit::verdicts_json(

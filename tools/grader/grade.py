@@ -669,17 +669,9 @@ class Grader:
         if problem:
             result["note"] += f"\nthe grader could not judge the {name} cases: {problem}"
         result["timing"][f"judge-{name}"] = round(time.monotonic() - t1, 2)
+        # The names are final: the judge took back those another case of the same function
+        # rules out (kit/core/src/judge.cpp, take_back_name), as the test programs do.
         by_case = {v["case"]: v for v in verdicts}
-        # As tools/kit does: a name that another case of the same function rules out is a
-        # coincidence of a small case, and the shape of the error is said instead.
-        ruled_out = {(v.get("kind", ""), name) for v in verdicts
-                     for o in v.get("outputs", []) for name in o.get("ruled_out", [])}
-
-        def checked(output, kind):
-            if not output.get("mistake") or (kind, output["mistake"]) not in ruled_out:
-                return output
-            return {**output, "mistake": "", "hint": ""}
-
         failures, passed_cases = [], []
         for path in paths:
             verdict = by_case.get(path)
@@ -687,8 +679,7 @@ class Grader:
                 passed_cases.append(path)
                 continue
             reason = "the grader could not judge it" if problem else "not judged"
-            kind = (verdict or {}).get("kind", "")
-            bad = [checked(o, kind) for o in (verdict or {}).get("outputs", [])
+            bad = [o for o in (verdict or {}).get("outputs", [])
                    if not o["passed"]] or [{"name": "", "reason": reason, "mistake": "",
                                             "hint": ""}]
             outputs = [{"name": o["name"], "reason": o["reason"] + (

@@ -12,9 +12,11 @@
 #include <cstring>
 #include <fcntl.h>
 #include <optional>
+#include <set>
 #include <stdexcept>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <utility>
 
 namespace attn::kit {
 namespace {
@@ -132,6 +134,20 @@ std::vector<case_verdict> judge(const golden_store& cases, const result_folder& 
     std::vector<case_verdict> verdicts;
     for (const case_entry* entry : cases.cases(exercise)) {
         verdicts.push_back(judge_case(cases, *entry, results, shown));
+    }
+    std::set<std::pair<std::string, std::string>> ruled_out;  // (kind, mistake)
+    for (const auto& verdict : verdicts) {
+        for (const auto& output : verdict.outputs) {
+            for (const auto& name : output.verdict.ruled_out) ruled_out.emplace(verdict.kind, name);
+        }
+    }
+    for (auto& verdict : verdicts) {
+        for (auto& output : verdict.outputs) {
+            if (!output.verdict.mistake.empty() &&
+                ruled_out.count({verdict.kind, output.verdict.mistake}) != 0) {
+                output.verdict = take_back_name(std::move(output.verdict));
+            }
+        }
     }
     return verdicts;
 }

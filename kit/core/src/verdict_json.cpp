@@ -65,6 +65,7 @@ nlohmann::json comparison_json(const comparison& compared) {
         {"diagnosis", compared.diagnosis}, {"ruled_out", compared.ruled_out},
         {"details", compared.details},
     };
+    if (!compared.taken_back.empty()) json["taken_back"] = compared.taken_back;
     if (!compared.got_dtype.empty()) {
         json["shape"] = {{"got", compared.got_shape}};
         json["dtype"] = {{"got", compared.got_dtype}};

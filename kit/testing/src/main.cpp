@@ -246,6 +246,10 @@ private:
                     attention_matrix_json(store_.case_set(), name, value, golden.tensor, compared);
                 facts.call = student_words(call);
                 facts.description = golden.source;
+                if (!compared.mistake.empty()) {  // should another case rule the name out
+                    facts.unnamed_text =
+                        explain(call, golden, take_back_name(compared), entry_.name());
+                }
                 report_mismatch(file, line, explain(call, golden, compared, entry_.name()),
                                 std::move(facts));
             }

@@ -11,7 +11,9 @@
 #include <csignal>
 #include <cstring>
 #include <fcntl.h>
+#include <set>
 #include <stdexcept>
+#include <string>
 #include <unistd.h>
 #include <utility>
 #include <vector>
@@ -169,6 +171,7 @@ public:
 
     void OnTestStart(const ::testing::TestInfo& test) override {
         failures_ = nlohmann::json::array();
+        unnamed_.clear();
         ruled_out_now().clear();
         write_line({{"event", "start"}, {"test", full_name(test)}});
         prepare_crash_line(full_name(test));
@@ -197,18 +200,29 @@ public:
             failure["comparison"] = comparison_json(facts.compared);
             if (!facts.matrix.is_null()) failure["matrix"] = facts.matrix;
         }
+        nlohmann::json unnamed = nullptr;  // the failure with its name taken back
+        if (!facts.unnamed_text.empty()) {
+            unnamed = failure;
+            unnamed["message"] = first_line(facts.unnamed_text);
+            unnamed["text"] = facts.unnamed_text;
+            unnamed["comparison"] = comparison_json(take_back_name(facts.compared));
+        }
         failures_.push_back(std::move(failure));
+        unnamed_.push_back(std::move(unnamed));
     }
 
     void OnTestEnd(const ::testing::TestInfo& test) override {
         const auto& result = *test.result();
         const char* status = result.Skipped() ? "skipped" : result.Failed() ? "failed" : "passed";
-        write_test(test, status, failures_);
+        finished_.push_back({test_event(test, status, failures_), test.test_suite_name(),
+                             ruled_out_now(), unnamed_});
+        write_line(finished_.back().event);
         noted().clear();
         prepare_crash_line("");
     }
 
     void OnTestProgramEnd(const ::testing::UnitTest& unit) override {
+        write_revised_tests();
         ruled_out_now().clear();
         int tests = 0;
         for (int i = 0; i < unit.total_test_suite_count(); ++i) {
@@ -217,25 +231,57 @@ public:
                 const auto& test = *suite.GetTestInfo(j);
                 if (!test.is_reportable()) continue;  // filtered out
                 ++tests;
-                if (!test.should_run()) write_test(test, "not run", nlohmann::json::array());
+                if (!test.should_run()) {
+                    write_line(test_event(test, "not run", nlohmann::json::array()));
+                }
             }
         }
         write_line({{"event", "end"}, {"tests", tests}, {"failed", unit.failed_test_count()}});
     }
 
 private:
-    static void write_test(const ::testing::TestInfo& test, const char* status,
-                           const nlohmann::json& failures) {
-        write_line({{"event", "test"},
-                    {"test", full_name(test)},
-                    {"case", case_of(*test.result())},
-                    {"status", status},
-                    {"failures", failures},
-                    {"ruled_out", ruled_out_now()}});
+    // A test as written, and what deciding its names across tests needs.
+    struct finished_test {
+        nlohmann::json event;
+        std::string kind;                     // its suite: a value case's ATTN_CASE kind
+        std::vector<std::string> ruled_out;   // the recorded mistakes its results are not
+        std::vector<nlohmann::json> unnamed;  // each failure with its name taken back, or null
+    };
+
+    static nlohmann::json test_event(const ::testing::TestInfo& test, const char* status,
+                                     const nlohmann::json& failures) {
+        return {{"event", "test"},  {"test", full_name(test)}, {"case", case_of(*test.result())},
+                {"status", status}, {"failures", failures},    {"ruled_out", ruled_out_now()}};
+    }
+
+    // Each test that names a mistake another test of its kind rules out, written again with
+    // that failure's name taken back.
+    void write_revised_tests() {
+        std::set<std::pair<std::string, std::string>> ruled_out;  // (kind, mistake)
+        for (const auto& test : finished_) {
+            for (const auto& name : test.ruled_out) ruled_out.emplace(test.kind, name);
+        }
+        for (auto& test : finished_) {
+            bool revised = false;
+            auto& failures = test.event["failures"];
+            for (std::size_t i = 0; i < test.unnamed.size() && i < failures.size(); ++i) {
+                const std::string mistake =
+                    failures[i].value("comparison", nlohmann::json::object()).value("mistake", "");
+                if (test.unnamed[i].is_null() || ruled_out.count({test.kind, mistake}) == 0)
+                    continue;
+                failures[i] = test.unnamed[i];
+                revised = true;
+            }
+            if (!revised) continue;
+            test.event["revised"] = true;
+            write_line(test.event);
+        }
     }
 
     std::string program_;
     nlohmann::json failures_ = nlohmann::json::array();
+    std::vector<nlohmann::json> unnamed_;  // beside failures_: each one's unnamed twin, or null
+    std::vector<finished_test> finished_;
 };
 
 }  // namespace

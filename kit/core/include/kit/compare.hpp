@@ -45,6 +45,9 @@ struct comparison {
     // code throws on this case (expected_golden::throws): another case naming one of them
     // names a coincidence, not the student's slip.
     std::vector<std::string> ruled_out;
+    // A name taken back (take_back_name): the mistake this result equals here, which another
+    // case of the same function rules out; `mistake` and `hint` are then empty.
+    std::string taken_back;
     std::string details;  // further lines, each starting with two spaces
     // `reason` with nothing of the expected tensor in it (no expected value, shape or dtype),
     // for a hidden case: "5 of 6 values differ beyond the tolerance; worst at [4]: got 0.25".
@@ -52,6 +55,14 @@ struct comparison {
 };
 
 comparison compare(const any_tensor& actual, const expected_golden& expected);
+
+// `verdict` with its named mistake taken back: a result that equals a recorded mistake on one
+// case may do so by coincidence (a tiny case where two slips give the same numbers); where
+// another case of the same function recorded that mistake too and the result there is not it
+// (that case's `ruled_out`), the student did not make it. The failure then says the shape of
+// its error instead (its diagnosis), if any. Names are compared whole: "softmax over the wrong
+// axis (dim=0 instead of dim=-1)" is another computation than its dim=-1 twin.
+comparison take_back_name(comparison verdict);
 
 // The full failure text. Its first line names the call in the student's words (`what`, the
 // test's call text, through student_words) and what is wrong:

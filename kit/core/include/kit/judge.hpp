@@ -79,12 +79,14 @@ enum class expected_values { shown, withheld };
 // runner wrote. A missing result fails with what the runner left instead: the call's
 // failure (error.txt, or not_implemented.txt for a stub, which marks the case
 // not_implemented), or nothing (the program stopped before that case). A result file is
-// named relative to `results` (the grader's folders are nobody's business).
+// named relative to `results` (the grader's folders are nobody's business). The names are
+// decided over every case at once: one that another case of the same kind rules out is taken
+// back (take_back_name), so every reader shows the same names.
 std::vector<case_verdict> judge(const golden_store& cases, const result_folder& results,
                                 const std::string& exercise = "",
                                 expected_values shown = expected_values::shown);
 
-// One case, judged from `results`.
+// One case, judged from `results`, alone: its names are not checked against other cases.
 case_verdict judge_case(const golden_store& cases, const case_entry& entry,
                         const result_folder& results,
                         expected_values shown = expected_values::shown);

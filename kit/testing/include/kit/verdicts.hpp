@@ -11,11 +11,17 @@
 //    "status": "passed" | "failed" | "skipped" | "not run", "failures": [...],
 //    "ruled_out": [names of recorded mistakes its results are not]}
 //   {"event": "crash", "test": ..., "signal": "SIGSEGV"}     (from the signal handler)
+//   {"event": "test", ..., "revised": true}  (at the end: see below)
 //   {"event": "end", "tests": 12, "failed": 3}
 //
 // A failure is {"kind", "message", "text", "file", "line", ...}: its kind says who found it,
 // and the kit's own failures add their facts (a mismatch its output and comparison, a throw
 // whether it was the stub's not_implemented). docs/verdicts.md is the schema.
+//
+// The names are decided over every test of the program, once, at its end: a mistake a test
+// names but another test of the same kind (suite) rules out is a coincidence of a small case
+// (take_back_name). Each test whose names change is written again, whole, marked "revised":
+// a reader keeps the last "test" event of each test.
 #pragma once
 
 #include "kit/compare.hpp"
@@ -43,6 +49,10 @@ struct failure_facts {
     // kit/student_code.hpp) and the case's description (its notebook cell, or what it tests).
     std::string call = {};
     std::string description = {};
+    // A mismatch that names a recorded mistake: its text with the name taken back
+    // (take_back_name), which the stream shows instead if another case of the same kind rules
+    // the name out.
+    std::string unnamed_text = {};
 };
 
 // Records `facts` for the GoogleTest failure with the text `text` that the caller adds next
