@@ -370,6 +370,15 @@ class ShortenTest(unittest.TestCase):
         self.assertTrue(cut.endswith("… looks like: softmax over the wrong axis"), cut)
         self.assertTrue(cut.startswith("  ✗ 03 softmax  failing: softmax("), cut)
 
+    def test_a_cut_line_keeps_the_shape_of_the_error(self):
+        line = ("  ✗ 13 causal_softmax  failing: causal_softmax(scores): 9 of 36 values differ; "
+                "worst at [0, 1]: got 0.4, expected 0 — weights above the diagonal: the future "
+                "leaks in")
+        cut = shorten(line, 80)
+        self.assertEqual(len(cut), 80)
+        self.assertTrue(cut.endswith("… weights above the diagonal: the future leaks in"), cut)
+        self.assertTrue(cut.startswith("  ✗ 13 causal_softmax  failing:"), cut)
+
     def test_other_lines_lose_their_end(self):
         self.assertEqual(shorten("x" * 100, 10), "x" * 9 + "…")
 

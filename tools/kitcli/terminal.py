@@ -12,8 +12,9 @@ import threading
 import time
 from pathlib import Path
 
-# A failure's one line ends with the named mistake; a cut line keeps it.
-KEEP_WHEN_CUT = " — looks like: "
+# A failure's one line ends with what is wrong: "<call>: <reason> — looks like: <mistake>", or
+# "— <diagnosis>" (docs/verdicts.md); a cut line keeps that end.
+KEEP_WHEN_CUT = " — "
 
 
 _last_said = time.monotonic()  # when tools/kit last printed a line (Heartbeat reads it)
@@ -55,13 +56,14 @@ def screen_width() -> int | None:
 
 
 def shorten(text: str, width: int | None) -> str:
-    """`text` cut to `width` characters. A line that names a mistake ("— looks like: ...")
-    loses the middle, not the name: that part says what is wrong."""
+    """`text` cut to `width` characters. A failure's line loses the middle (the reason's
+    numbers), not its end, the named mistake or the shape of the error: that part says what is
+    wrong."""
     if width is None or len(text) <= width:
         return text
     if KEEP_WHEN_CUT in text:
         head, tail = text.split(KEEP_WHEN_CUT, 1)
-        tail = "… looks like: " + tail
+        tail = "… " + tail
         room = width - len(tail)
         if room >= 20:
             return head[:room] + tail
