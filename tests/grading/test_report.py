@@ -57,8 +57,14 @@ AXIS_HINT = "dim=-1 makes every ROW sum to 1; dim=0 every COLUMN."  # a hint may
 META = {"kit_head": "0123456789abcdef", "sets": ["public"], "sandboxed": True}
 
 
-def failure(case, mistake="", hint=""):
-    return {"case": case, "reason": "values differ", "mistake": mistake, "hint": hint}
+def failure(case, *mistakes):
+    """A failed case naming `mistakes`, each (name, hint), as grade.py lists them."""
+    return {"case": case, "reason": "values differ",
+            "mistakes": [{"name": name, "hint": hint} for name, hint in mistakes]}
+
+
+def crash(why):
+    return {"kind": "timed-out" if why.startswith("stopped after") else "crashed", "why": why}
 
 
 def exercise(points, passed, cases, failures=(), status="graded", note=""):
@@ -68,21 +74,21 @@ def exercise(points, passed, cases, failures=(), status="graded", note=""):
 
 
 # The hostile student: 01 full marks; 02 one wrong-axis mistake in three cases (two of them
-# with both outputs wrong, so grade.py joined the mistakes and hints with "; ").
+# with both outputs wrong: grade.py lists the mistake once).
 # "bob": 01 did not build; 02 wrong axis in one case, one case with no named mistake.
 RECORDS = [
     {"id": "bob", "status": "build-failed", "seconds": 1.0, "total": 2.5, "max": 20,
      "exercises": {
          "01": exercise(0.0, 0, 2, [failure("01/a"), failure("01/b")], "build-failed",
                         "does not compile:\n<b>error</b>: expected ';'"),
-         "02": exercise(2.5, 1, 4, [failure("02/a", AXIS, AXIS_HINT), failure("02/b"),
+         "02": exercise(2.5, 1, 4, [failure("02/a", (AXIS, AXIS_HINT)), failure("02/b"),
                                     failure("02/c")])}},
     {"id": HOSTILE, "status": "graded", "seconds": 1.0, "total": 12.5, "max": 20,
      "exercises": {
          "01": exercise(10.0, 2, 2),
-         "02": exercise(2.5, 1, 4, [failure("02/a", f"{AXIS}; {AXIS}", f"{AXIS_HINT}; {AXIS_HINT}"),
-                                    failure("02/b", f"{AXIS}; {AXIS}", f"{AXIS_HINT}; {AXIS_HINT}"),
-                                    failure("02/c", AXIS, AXIS_HINT)])}},
+         "02": exercise(2.5, 1, 4, [failure("02/a", (AXIS, AXIS_HINT)),
+                                    failure("02/b", (AXIS, AXIS_HINT)),
+                                    failure("02/c", (AXIS, AXIS_HINT))])}},
 ]
 RUBRIC = Rubric({"01": 10, "02": 10}, True)
 IDS = [ex["id"] for ex in EXERCISES]
@@ -138,7 +144,7 @@ class FeedbackTest(unittest.TestCase):
                   "exercises": {}}
         for ex in exercises:
             failures = [{"case": f"{ex['id']}_{ex['name']}/case{i}", "function": f"f{i % 3}",
-                         "mistake": "", "hint": "", "not_implemented": True,
+                         "mistakes": [], "not_implemented": True,
                          "reason": f"weights: exercises/{ex['id']}_{ex['name']}.cpp: "
                                    f"attn::f{i % 3}(x) is not implemented yet (replace the "
                                    f"throw with your code); weights_sum: exercises/"
@@ -155,12 +161,12 @@ class FeedbackTest(unittest.TestCase):
     def test_not_implemented_is_the_judges_field_never_the_text(self):
         """A student's own exception that says "is not implemented yet" is an ordinary
         failure; the judge's not_implemented marks a stub whatever its reason says."""
-        says_it = {"case": "01/a", "function": "dot_scores", "mistake": "", "hint": "",
+        says_it = {"case": "01/a", "function": "dot_scores", "mistakes": [],
                    "not_implemented": False,
                    "reason": "scores: dot_scores(inputs, query) threw std::runtime_error: "
                              "\"exercises/01_dot_scores.cpp: attn::dot_scores(inputs, query) is "
                              "not implemented yet (replace the throw with your code)\""}
-        stub = {"case": "02/a", "function": "softmax", "mistake": "", "hint": "",
+        stub = {"case": "02/a", "function": "softmax", "mistakes": [],
                 "not_implemented": True, "reason": "weights: any words at all"}
         record = {"id": "s", "status": "graded", "seconds": 1.0, "total": 0.0, "max": 20,
                   "exercises": {"01": exercise(0.0, 0, 1, [says_it]),
@@ -195,21 +201,32 @@ class FeedbackTest(unittest.TestCase):
         self.assertIn("no case ran: the file does not build", text)
 
     def test_a_crash_is_said_per_case_not_again_in_the_note(self):
-        crash = "crashed: SIGSEGV (segmentation fault)"
+        segfault = "crashed: SIGSEGV (segmentation fault)"
         no_result = "context: no result: the program stopped before it produced context"
-        failures = [dict(failure(f"02_softmax/c{i}"), reason=no_result, crash=crash,
+        failures = [dict(failure(f"02_softmax/c{i}"), reason=no_result, crash=crash(segfault),
                          function="softmax", no_result=True) for i in range(4)]
-        note = "; ".join(f"02_softmax/c{i}: {crash}" for i in range(4))
+        result = exercise(0.0, 0, 4, failures, "crashed")
+        result["stopped"] = [{"case": f"02_softmax/c{i}", "kind": "crashed", "why": segfault}
+                             for i in range(4)]
         record = dict(RECORDS[1], status="crashed", exercises=dict(
-            RECORDS[1]["exercises"], **{"02": exercise(0.0, 0, 4, failures, "crashed", note)}))
+            RECORDS[1]["exercises"], **{"02": result}))
         block = self.write(record)["feedback.txt"].split("02 softmax")[1]
-        self.assertIn(f"FAILED public case 02_softmax/c0 [softmax]: {crash}\n"
-                      f"  and 3 more failing cases:\n    3 cases: {crash} (c1, c2, c3)", block)
-        self.assertEqual(block.count(crash), 2, block)
+        self.assertIn(f"FAILED public case 02_softmax/c0 [softmax]: {segfault}\n"
+                      f"  and 3 more failing cases:\n    3 cases: {segfault} (c1, c2, c3)", block)
+        self.assertEqual(block.count(segfault), 2, block)
+
+    def test_a_run_stopped_before_any_case_says_so(self):
+        why = "the test program never started its cases: the program exited with status 1"
+        result = exercise(0.0, 0, 1, [dict(failure("02_softmax/c0"), no_result=True)], "crashed")
+        result["stopped"] = [{"case": "", "kind": "crashed", "why": why}]
+        record = dict(RECORDS[1], status="crashed", exercises=dict(
+            RECORDS[1]["exercises"], **{"02": result}))
+        block = self.write(record)["feedback.txt"].split("02 softmax")[1]
+        self.assertIn(f"  before any case: {why}\n", block)
 
     def test_a_hidden_case_shows_no_details(self):
         secret = "expected [[0.25, 0.75]]"
-        hidden = dict(failure("02/h", AXIS, AXIS_HINT), details=secret, function="softmax")
+        hidden = dict(failure("02/h", (AXIS, AXIS_HINT)), details=secret, function="softmax")
         result = exercise(5.0, 1, 2)
         result["sets"]["hidden"] = {"cases": 1, "passed": 0, "failures": [hidden],
                                     "passed_cases": []}
@@ -243,8 +260,8 @@ class FeedbackTest(unittest.TestCase):
     def test_junit_and_json_are_clean_whatever_the_text(self):
         hostile = "bad\x1b[2J\x00 \ufffe\uffff\ud800 text ]]> <x/> &amp;"
         record = dict(RECORDS[1], exercises=dict(RECORDS[1]["exercises"], **{"01": exercise(
-            0.0, 0, 1, [{"case": "01/a\x07", "reason": hostile, "mistake": hostile,
-                         "hint": hostile}], note=hostile)}))
+            0.0, 0, 1, [{"case": "01/a\x07", "reason": hostile,
+                         "mistakes": [{"name": hostile, "hint": hostile}]}], note=hostile)}))
         written = self.write(record)
         import xml.dom.minidom  # noqa: PLC0415
         xml.dom.minidom.parseString(written["junit.xml"].encode("utf-8"))
@@ -310,7 +327,7 @@ class CountsAndStatusesTest(unittest.TestCase):
     def test_one_students_mistake_in_four_cases_counts_one(self):
         records = [{"id": "ann", "status": "graded", "seconds": 1.0, "total": 10.0, "max": 20,
                     "exercises": {"01": exercise(10.0, 2, 2), "02": exercise(
-                        0.0, 0, 4, [failure(f"02/{c}", AXIS, AXIS_HINT) for c in "abcd"])}}]
+                        0.0, 0, 4, [failure(f"02/{c}", (AXIS, AXIS_HINT)) for c in "abcd"])}}]
         html, _ = render(records)
         section = html[html.index('id="mistakes"'):html.index('id="students"')]
         self.assertEqual(section.count("<li>"), 1)
@@ -318,8 +335,8 @@ class CountsAndStatusesTest(unittest.TestCase):
 
     def test_a_timed_out_and_a_crashed_case_count_their_students(self):
         def stopped(case, why):
-            return dict(failure(case), reason="x: no result: the program stopped", crash=why,
-                        function="softmax", no_result=True)
+            return dict(failure(case), reason="x: no result: the program stopped",
+                        crash=crash(why), function="softmax", no_result=True)
         records = [{"id": name, "status": "timed-out", "seconds": 1.0, "total": 10.0,
                     "max": 20, "exercises": {"01": exercise(10.0, 2, 2), "02": exercise(
                         0.0, 0, 3, [stopped("02/a", "stopped after 20 s (wall clock)"),
@@ -492,10 +509,9 @@ class WrittenByGradeTest(unittest.TestCase):
                                        [ex["id"] for ex in exercises])[0], [])
 
     def test_named_mistakes_of_a_case_with_two_outputs(self):
-        self.assertEqual(html_report.named_mistakes(failure("c", "a; a", "h; x; h; x")),
-                         {"a": "h; x"})
-        self.assertEqual(html_report.named_mistakes(failure("c", "a; b", "h; i")),
-                         {"a": "", "b": ""})
+        # Each with its own hint, kept whole ("; " in a hint is only text).
+        self.assertEqual(html_report.named_mistakes(failure("c", ("a", "h; x"), ("b", "i"))),
+                         {"a": "h; x", "b": "i"})
         self.assertEqual(html_report.named_mistakes(failure("c")), {})
 
 
@@ -529,11 +545,11 @@ class JudgeVerdictsTest(unittest.TestCase):
                         {"case": "01/a", "exercise": "01", "kind": "dot_scores",
                          "passed": False, "not_implemented": True,
                          "outputs": [{"name": "scores", "passed": False, "reason": "any words",
-                                      "mistake": "", "hint": ""}]},
+                                      "mistakes": []}]},
                         {"case": "01/b", "exercise": "01", "kind": "dot_scores",
                          "passed": False, "not_implemented": False,
                          "outputs": [{"name": "scores", "passed": False,
-                                      "reason": self.OWN_WORDS, "mistake": "", "hint": ""}]}]}
+                                      "reason": self.OWN_WORDS, "mistakes": []}]}]}
         with tempfile.TemporaryDirectory() as folder:
             folder = Path(folder)
             judge = folder / "judge"

@@ -56,7 +56,7 @@ def record(student: str) -> dict:
             "timing": {"compile": 0.5, "total": 1.0},
             "sets": {"public": {"cases": 6, "passed": passed, "passed_cases": cases[:passed],
                                 "failures": [{"case": case, "reason": "wrong values",
-                                              "mistake": "", "hint": ""}
+                                              "mistakes": []}
                                              for case in cases[passed:]]}}}
     return {"id": student, "exercises": exercises, "status": "graded", "seconds": 5.0,
             "total": round(sum(e["points"] for e in exercises.values()), 2),
@@ -299,7 +299,7 @@ class SlurmScriptsTest(ShardTest):
         args = argparse.Namespace(submissions=Path("/srv/class"), array=3, jobs=2,
                                   hidden=Path("/srv/hidden"), rubric=None,
                                   exercises=["01", "03"], partition="short", time="30",
-                                  timeout=8.0, wall_timeout=16.0)
+                                  timeout=8.0, wall_timeout=16.0, compile_timeout=40.0)
         grade_script, merge_script = slurm.write_scripts(args, out, out)
         lines = grade_script.read_text().splitlines()
         for directive in ("--array=1-3", "--cpus-per-task=2", "--partition=short", "--time=30",
@@ -309,7 +309,7 @@ class SlurmScriptsTest(ShardTest):
                                     f"{out}/shards/$SLURM_ARRAY_TASK_ID --shard "
                                     f"$SLURM_ARRAY_TASK_ID/3 --kit-build {out} --jobs 2 "
                                     f"--hidden /srv/hidden --exercises 01,03 --timeout 8.0 "
-                                    f"--wall-timeout 16.0")
+                                    f"--wall-timeout 16.0 --compile-timeout 40.0")
         lines = merge_script.read_text().splitlines()
         self.assertIn("#SBATCH --partition=short", lines)
         self.assertEqual(lines[-1], f"exec {kitbuild.KIT}/tools/grade merge {out}/shards/1 "

@@ -2,6 +2,7 @@
 
     tools/grade SUBMISSIONS --out OUT [--jobs N] [--hidden CASES] [--rubric FILE]
                 [--exercises 01,03] [--shard K/N] [--kit-build DIR] [--without-namespaces]
+                [--timeout S] [--wall-timeout S] [--compile-timeout S]
 """
 
 from __future__ import annotations
@@ -31,8 +32,12 @@ from . import gradescope, kitbuild, reports, submission, symbols
 from .rubric import Rubric
 from .sandbox import LINK_GID, Limits, Sandbox, View, seal_problem
 
+# A compile or link step's limits (--compile-timeout sets its CPU seconds; the wall clock
+# allows COMPILE_WALL_FACTOR times more): an include loop ends at its CPU time, an #include of
+# a pipe at the wall clock.
 COMPILE_LIMITS = dict(address_space=4 << 30, cpu_s=60, wall_s=90.0, nproc=64,
                       file_size=256 << 20)
+COMPILE_WALL_FACTOR = 1.5
 # Thrust's OpenMP backend runs this many threads of a GPU-track exercise: within the process
 # limit (Limits.nproc) whatever the grading machine's number of cores. OMP_THREAD_LIMIT holds a
 # kernel to them whatever it asks (nested teams, omp_set_num_threads): past the process limit,
@@ -178,6 +183,9 @@ class Grader:
                           or float(self.settings.get("test_timeout_s", 20)))
         self.wall_s = (getattr(args, "wall_timeout", None)
                        or float(self.settings.get("test_wall_factor", 5)) * self.timeout_s)
+        compile_s = getattr(args, "compile_timeout", None) or COMPILE_LIMITS["cpu_s"]
+        self.compile_limits = dict(COMPILE_LIMITS, cpu_s=max(1, math.ceil(compile_s)),
+                                   wall_s=COMPILE_WALL_FACTOR * compile_s)
         self.rubric = Rubric.load(args.rubric, ids).only(chosen)
         self.mode = choose_isolation(getattr(args, "without_namespaces", False))
         self.isolated = self.mode != "none"
@@ -255,6 +263,7 @@ class Grader:
                 "case_sets": {name: casesets.fingerprint(path) for name, path in self.sets.items()},
                 "rubric": {"points": self.rubric.points, "partial": self.rubric.partial},
                 "timeout_s": self.timeout_s, "wall_timeout_s": self.wall_s,
+                "compile_timeout_s": self.compile_limits["cpu_s"],
                 "class": [submission.student_id(student.name) for student in students]}
         if self.args.shard:
             meta["shard"] = list(self.args.shard)
@@ -349,7 +358,7 @@ class Grader:
         # The precompiled header (-fPIE) then goes unused; the unit is still ~4x faster.
         argv = kitbuild.student_compile(cmds, str(unity), str(obj))
         compiled = sandbox.run(argv + ["-fPIC"], str(folder),
-                               Limits(**COMPILE_LIMITS), view)
+                               Limits(**self.compile_limits), view)
         # Checked before it is weakened (what it defines and calls: symbols.py); a unit
         # refused is compiled file by file, where each file's check names its own exercise.
         refused = self.refusal(obj, folder, sandbox, sorted(sources)) \
@@ -358,7 +367,7 @@ class Grader:
         weaken = ("nm -g --defined-only -P all_exercises.o | cut -d' ' -f1 > defined.txt && "
                   "objcopy --weaken-symbols=defined.txt all_exercises.o")
         weakened = compiled.status == "ok" and not refused and sandbox.run(
-            ["/bin/sh", "-c", weaken], str(folder), Limits(**COMPILE_LIMITS),
+            ["/bin/sh", "-c", weaken], str(folder), Limits(**self.compile_limits),
             View(writable=(folder,))).status == "ok"
         seconds = round(time.monotonic() - start, 2)
         if not weakened:
@@ -375,7 +384,7 @@ class Grader:
         may): symbols.py's rules, on what nm and readelf, run in the sandbox, list of it."""
         listing = folder / (obj.name + ".symbols")
         ran = sandbox.run(["/bin/sh", "-c", f"({symbols.listing_command(obj)}) > {listing}"],
-                          str(folder), Limits(**COMPILE_LIMITS), View(writable=(folder,)))
+                          str(folder), Limits(**self.compile_limits), View(writable=(folder,)))
         if ran.status != "ok":
             return f"its symbols could not be listed ({ran.why or ran.status})"
         try:
@@ -458,7 +467,7 @@ class Grader:
             # The compiler sees the kit's headers and its own folder: `#include` or `.incbin`
             # of a solution or a golden finds nothing.
             compiled = sandbox.run(kitbuild.student_compile(cmds, str(student_file), str(obj)),
-                                   str(folder), Limits(**COMPILE_LIMITS),
+                                   str(folder), Limits(**self.compile_limits),
                                    View(read_only=self.compile_view, writable=(folder,)))
             result["timing"]["compile"] = round(compiled.seconds, 2)
             if compiled.status != "ok":
@@ -476,7 +485,7 @@ class Grader:
         # libraries among them), and only the linker runs there: no student code.
         linked = sandbox.run(kitbuild.student_link(cmds, str(obj), str(program),
                                                    weak=together is not None),
-                             str(folder), Limits(**COMPILE_LIMITS),
+                             str(folder), Limits(**self.compile_limits),
                              View(read_only=tuple(kitbuild.link_inputs(cmds, [self.build_dir]))
                                   + ((obj.parent,) if together is not None else ())
                                   + self.toolchain,
@@ -536,10 +545,11 @@ class Grader:
                 crashes.setdefault("", ran)
                 if ran.status == "failed":
                     result["status"] = worse(result["status"], "crashed")
-            if crashes:  # added to, not replacing, what an earlier case set noted
-                result["note"] += ("\n" if result["note"] else "") + "; ".join(
-                    f"{case or 'before any case'}: {outcome.why}"
-                    for case, outcome in sorted(crashes.items()))[:1000]
+            # What stopped a run, and in which case ("" before any): a list, added to what an
+            # earlier case set's run stopped on; each case's failure also says its own.
+            result.setdefault("stopped", []).extend(
+                {"case": case, "kind": "timed-out" if outcome.status == "timed-out" else "crashed",
+                 "why": outcome.why} for case, outcome in sorted(crashes.items()))
             started |= (results / "runner-started").exists()
             result["sets"][name] = self.judge_set(ex_id, name, results, feedback_dir, result,
                                                   all_cases[name], crashes,
@@ -593,11 +603,10 @@ class Grader:
         lines = [line.strip() for line in ran.output.splitlines() if line.strip()]
         why = f"the program exited with status {ran.returncode}"
         if lines:
-            last = printable(lines[-1], one_line=True, limit=160).replace("; ", ", ")
+            last = printable(lines[-1], one_line=True, limit=160)
             why += f" (its last words: {last})"
         if "thread creation failed" in ran.output.lower() or "resource temporarily" in \
                 ran.output.lower():
-            # no "; " in it: the feedback splits a note's entries there
             why += (f": a test program may run {Limits().nproc} threads and processes in all"
                     + (f", and a GPU-track kernel gets {GPU_TRACK_THREADS} OpenMP threads"
                        if gpu else ""))
@@ -682,22 +691,28 @@ class Grader:
             bad = [o for o in (verdict or {}).get("outputs", [])
                    if not o["passed"]] or [{"name": "", "reason": reason, "mistake": "",
                                             "hint": ""}]
+            named = {}
+            for o in bad:
+                if o.get("mistake"):
+                    named.setdefault(o["mistake"], o.get("hint", ""))
             outputs = [{"name": o["name"], "reason": o["reason"] + (
                 f" — {o['diagnosis']}" if o.get("diagnosis") and not o.get("mistake") else "")}
                 for o in bad]
             failure = {"case": path, "reason": "; ".join(
                 (f"{o['name']}: " if o["name"] else "") + o["reason"] for o in outputs),
                 "outputs": outputs,
-                # Two outputs wrong the same way (weights and context) say it once.
-                "mistake": "; ".join(dict.fromkeys(o["mistake"] for o in bad if o.get("mistake"))),
-                "hint": "; ".join(dict.fromkeys(o["hint"] for o in bad if o.get("hint"))),
+                # The mistakes the outputs were named, as a list: two outputs wrong the same
+                # way (weights and context) name theirs once.
+                "mistakes": [{"name": name, "hint": hint} for name, hint in named.items()],
                 "function": (verdict or {}).get("kind", ""),
                 # The judge's facts, not words read back: the call is still the kit's stub
                 # (docs/verdicts.md); no failed output had a tensor to read (no "shape").
                 "not_implemented": bool((verdict or {}).get("not_implemented")),
                 "no_result": not any("shape" in o for o in bad)}
             if path in crashes:
-                failure["crash"] = crashes[path].why
+                # What stopped the case, with its kind: a reader never reads the words.
+                failure["crash"] = {"kind": "timed-out" if crashes[path].status == "timed-out"
+                                    else "crashed", "why": crashes[path].why}
             details = "".join(o.get("details", "") for o in bad)
             if name == "public" and details:  # a hidden case's expected values are never shown
                 failure["details"] = details
@@ -747,6 +762,10 @@ def add_grading_options(parser: argparse.ArgumentParser) -> None:
                         help="wall-clock seconds of a test program's run, which end one that "
                              "waits (a sleep, a fork bomb's pauses) or a machine far too busy "
                              "(default: test_wall_factor times the CPU seconds)")
+    parser.add_argument("--compile-timeout", type=positive_seconds, metavar="SECONDS",
+                        help="CPU seconds of each compile or link of a student's files, which "
+                             f"end an include loop; the wall clock allows {COMPILE_WALL_FACTOR:g} "
+                             f"times more (default {COMPILE_LIMITS['cpu_s']})")
     parser.add_argument("--without-namespaces", action="store_true",
                         help="on a machine that refuses namespaces (a chroot, a container), "
                              "grade with a uid change and limits only (what is lost: "

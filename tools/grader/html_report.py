@@ -129,17 +129,8 @@ def not_implemented(failure: dict) -> bool:
 
 
 def named_mistakes(failure: dict) -> dict:
-    """{mistake: hint} of one failed case. grade.py joins the mistakes of the case's outputs
-    with "; ", and their hints too; no mistake name holds "; " but hints may, so a hint is
-    known where every output named the same mistake (the usual case), else left out."""
-    if not failure["mistake"]:
-        return {}
-    names, hint = failure["mistake"].split("; "), failure["hint"]
-    if len(set(names)) == 1:
-        size = (len(hint) - 2 * (len(names) - 1)) // len(names)
-        if "; ".join([hint[:size]] * len(names)) == hint:
-            return {names[0]: hint[:size]}
-    return dict.fromkeys(names, "")
+    """{mistake: hint} of one failed case (grade.py's list, each mistake once)."""
+    return {mistake["name"]: mistake["hint"] for mistake in failure.get("mistakes", [])}
 
 
 def file_problem(record: dict, ex_id: str) -> str:
@@ -154,18 +145,15 @@ def file_problem(record: dict, ex_id: str) -> str:
 
 def problems_of(record: dict, ex_id: str) -> set:
     """What happened to one exercise of a student: its file not found or not taken, no build,
-    and each case that timed out or crashed (a crash names its kind in words, sandbox.py)."""
+    and each case that timed out or crashed (its failure's "crash" has the kind, grade.py)."""
     result = record["exercises"][ex_id]
     problems = {file_problem(record, ex_id)} - {""}
     if result["status"] != "graded":
         problems.add(result["status"])
     for data in result["sets"].values():
         for failure in data["failures"]:
-            crash = failure.get("crash", "")
-            if crash.startswith("stopped after"):
-                problems.add("timed-out")
-            elif crash:
-                problems.add("crashed")
+            if failure.get("crash"):
+                problems.add(failure["crash"]["kind"])  # "timed-out" or "crashed"
             elif not_implemented(failure):
                 problems.add("not implemented")
     return problems
@@ -190,7 +178,7 @@ def exercise_stats(records: list, exercise: dict) -> dict:
         named, without_name = set(), False
         for data in result["sets"].values():
             for failure in data["failures"]:
-                if not (failure["mistake"] or failure.get("crash") or
+                if not (failure.get("mistakes") or failure.get("crash") or
                         not_implemented(failure)):
                     without_name = True
                 for name, hint in named_mistakes(failure).items():
@@ -361,7 +349,10 @@ def student_table(records: list, exercises: list) -> str:
             problem = file_problem(record, exercise["id"]) or \
                 (result["status"] if result["status"] in PROBLEM_FLAG else "")
             flag = f'<span class="flag">{PROBLEM_FLAG[problem]}</span>' if problem else ""
-            title = result["note"].strip().splitlines()[0] if result["note"].strip() else ""
+            said = result["note"].strip().splitlines() + [
+                f"{stop['case'] or 'before any case'}: {stop['why']}"
+                for stop in result.get("stopped", [])]
+            title = said[0] if said else ""
             cells.append(f'<td class="{kind}" title="{escape(title)}">'
                          f'{_number(result["points"])}{flag}</td>')
         status = escape(record["status"])

@@ -27,7 +27,8 @@ from .rubric import Rubric
 MUST_AGREE = {"kit_head": "kit commit", "sets": "case sets", "case_sets": "case sets",
               "rubric": "rubric", "class": "class (student list)", "sandboxed": "sandboxing",
               "timeout_s": "time-out of a test program",
-              "wall_timeout_s": "wall-clock time-out of a test program"}
+              "wall_timeout_s": "wall-clock time-out of a test program",
+              "compile_timeout_s": "time-out of a compile"}
 
 
 class MergeError(Exception):

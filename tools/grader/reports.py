@@ -96,42 +96,35 @@ def _what(failure) -> str:
     the case has no result), else the judge's reason."""
     reason = compact_reason(failure)
     if failure.get("crash"):
-        crash = printable(failure["crash"], one_line=True)
+        crash = printable(failure["crash"]["why"], one_line=True)
         if failure.get("no_result"):  # the crash is why there is no result
             return crash
         return f"{crash}; {reason}"
     return reason
 
 
-def _note_lines(note: str, failures: list) -> list:
-    """The exercise's note (the compiler's words, what stopped a run), without the lines that
-    only list each crashed case's crash: every failing case shows its own below."""
-    shown = {f"{failure['case']}: {failure['crash']}" for _, failure in failures
+def _stop_lines(result: dict, failures: list) -> list:
+    """What stopped the exercise's runs (grade.py's "stopped"), but for the cases whose own
+    failure shows it below: a run that stopped before any case, or in a case not failed."""
+    shown = {(failure["case"], failure["crash"]["why"]) for _, failure in failures
              if failure.get("crash")}
-    lines = []
-    for line in printable(note.strip()).splitlines():
-        parts = [part.strip() for part in line.split("; ")]
-        covered = shown and all(part in shown or (part == parts[-1] and any(
-            entry.startswith(part) for entry in shown)) for part in parts)
-        if not covered:
-            lines.append(line)
-    return lines
+    return [f"{printable(stop['case'] or 'before any case', one_line=True)}: "
+            f"{printable(stop['why'], one_line=True)}" for stop in result.get("stopped", [])
+            if (stop["case"], stop["why"]) not in shown]
 
 
 def _mistake(failure) -> str:
     """The mistake a case looks like, each named once (two outputs wrong the same way)."""
-    return printable("; ".join(dict.fromkeys(failure["mistake"].split("; "))), one_line=True)
+    return printable("; ".join(html_report.named_mistakes(failure)), one_line=True)
 
 
 def _hints(failures) -> list:
     """Each hint once, however many cases and outputs gave it."""
     hints = {}
     for _, failure in failures:
-        if not failure.get("hint"):
-            continue
-        named = html_report.named_mistakes(failure)
-        for hint in ([h for h in named.values() if h] or [failure["hint"]]):
-            hints.setdefault(printable(hint), None)
+        for hint in html_report.named_mistakes(failure).values():
+            if hint:
+                hints.setdefault(printable(hint), None)
     return list(hints)
 
 
@@ -158,8 +151,8 @@ def exercise_block(exercise, result, set_names=None) -> list:
         head = f"{exercise['id']} {exercise['name']}{status}: {passed}"
     lines = [head]
     failures = [(name, failure) for name, data in sets.items() for failure in data["failures"]]
-    if result["note"]:
-        lines += ["  " + line for line in _note_lines(result["note"], failures)]
+    lines += ["  " + line for line in printable(result["note"].strip()).splitlines()]
+    lines += ["  " + line for line in _stop_lines(result, failures)]
     if not failures:
         return lines
     cases = len(failures)
@@ -176,7 +169,7 @@ def exercise_block(exercise, result, set_names=None) -> list:
     # Cases that never ran (no file, no build): the note or one line says why, once.
     reasons = {f["reason"] for _, f in real}
     if len(real) == cases and len(reasons) == 1 and not any(
-            f.get("mistake") or f.get("crash") or "function" in f for _, f in real):
+            f.get("mistakes") or f.get("crash") or "function" in f for _, f in real):
         reason = real[0][1]["reason"]
         if reason.strip() != result["note"].strip():
             lines.append(f"  no case ran: {printable(reason, one_line=True, limit=300)}")
@@ -185,7 +178,7 @@ def exercise_block(exercise, result, set_names=None) -> list:
     function = f" [{first['function']}]" if first.get("function") else ""
     lines.append(f"  FAILED {first_set} case {printable(first['case'], one_line=True)}"
                  f"{printable(function, one_line=True)}: {_what(first)}")
-    if first.get("mistake"):
+    if first.get("mistakes"):
         lines.append(f"    looks like: {_mistake(first)}")
     if first.get("details") and first_set == "public":  # shapes, worst elements, both tensors
         lines += ["    " + line for line in printable(first["details"]).strip("\n").splitlines()]
@@ -196,7 +189,7 @@ def exercise_block(exercise, result, set_names=None) -> list:
         if not_implemented(failure):
             key = (": ", "not implemented yet: " + printable(failure.get("function") or "?",
                                                              one_line=True))
-        elif failure.get("mistake"):
+        elif failure.get("mistakes"):
             key = (" look like: ", _mistake(failure))
         else:
             key = (": ", printable(_what(failure), one_line=True))
@@ -274,10 +267,9 @@ def xml_attr(text: str) -> str:
 def _case_text(set_name, failure) -> str:
     """One failed case in full, for JUnit (a hidden case's failure holds no details)."""
     lines = [_what(failure)]
-    if failure.get("mistake"):
+    if failure.get("mistakes"):
         lines.append(f"looks like: {_mistake(failure)}")
-    if failure.get("hint"):
-        lines.append(f"hint: {failure['hint']}")
+    lines += [f"hint: {hint}" for hint in html_report.named_mistakes(failure).values() if hint]
     if failure.get("details") and set_name == "public":
         lines.append(failure["details"].strip("\n"))
     return "\n".join(lines)

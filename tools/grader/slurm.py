@@ -64,7 +64,8 @@ def write_scripts(args, out: Path, kit_dir: Path) -> tuple:
          for name in ("hidden", "rubric") if getattr(args, name)] + \
         ([f"--exercises {','.join(args.exercises)}"] if args.exercises else []) + \
         ([f"--timeout {args.timeout}"] if args.timeout else []) + \
-        ([f"--wall-timeout {args.wall_timeout}"] if args.wall_timeout else [])
+        ([f"--wall-timeout {args.wall_timeout}"] if args.wall_timeout else []) + \
+        ([f"--compile-timeout {args.compile_timeout}"] if args.compile_timeout else [])
     grade_script = folder / "grade.sbatch"
     grade_script.write_text(sbatch_script(
         f"tools/grade slurm: task K grades shard K/{args.array} of the class into "
