@@ -426,7 +426,7 @@ class Grader:
                 release(folder)
                 new_folder(folder)
                 sandbox.give(str(new_folder(folder / "build")))
-                result.update(status="graded", note="", sets={})
+                result.update(status="graded", note="", sets={}, stopped=[])
                 program = self.build(exercise, source, folder, sandbox, result, attempt)
                 if program is None:
                     if attempt is not None:

@@ -108,9 +108,10 @@ def _stop_lines(result: dict, failures: list) -> list:
     failure shows it below: a run that stopped before any case, or in a case not failed."""
     shown = {(failure["case"], failure["crash"]["why"]) for _, failure in failures
              if failure.get("crash")}
-    return [f"{printable(stop['case'] or 'before any case', one_line=True)}: "
-            f"{printable(stop['why'], one_line=True)}" for stop in result.get("stopped", [])
-            if (stop["case"], stop["why"]) not in shown]
+    return list(dict.fromkeys(  # a stop each case set's run met alike, said once
+        f"{printable(stop['case'] or 'before any case', one_line=True)}: "
+        f"{printable(stop['why'], one_line=True)}" for stop in result.get("stopped", [])
+        if (stop["case"], stop["why"]) not in shown))
 
 
 def _mistake(failure) -> str:
