@@ -8,14 +8,14 @@ For every exercise: the solutions track, run as a runner (`test_exNN_solutions
 --attn-run-cases=reference_data --attn-results=DIR`) and judged by `attn_judge`, passes every
 case and every law the case lists (kit/laws.hpp); the exercises track, when the build compiled
 the untouched stub (DIR: the build's ATTN_EXERCISES_DIR), fails every case, each verdict naming
-the stub file; and with --mistakes, every recorded mistake, put in a result folder where a
-runner would write it, fails with its own name, or with none where it is "ambiguous" (another
-mistake gives the same tensor on that case) (one judge run per round: minutes;
-test_known_mistakes judges them in-process, and is the check of every mistake), and on a
-hidden set shows nothing of the expected tensor; --rounds N: only the first N rounds, each a
-recorded mistake of every output. Run by ctest as kit.runner_and_judge on reference_data/
-(standard library only), and with --mistakes by `tools/kit test --full` on a hidden case set
-(`tools/record --out DIR`, tests/grading/hidden_set_check.sh).
+the stub file; and with --mistakes, each recorded mistake as a student makes it (its tensor
+wherever it was recorded, put where a runner writes results) fails with its own name, or with
+none where it is "ambiguous" (another mistake gives the same tensor on that case), and on a
+hidden set shows nothing of the expected tensor (one judge run per mistake: minutes;
+test_known_mistakes judges every mistake in-process, and is the check of each). --rounds N:
+only the first N mistakes of each exercise. Run by ctest as kit.runner_and_judge on
+reference_data/ (standard library only), and with --mistakes --rounds 2 by `tools/kit test
+--full` on a hidden case set (`tools/record --out DIR`, tests/grading/hidden_set_check.sh).
 """
 
 import argparse
@@ -113,38 +113,45 @@ def check_exercise(bin_dir, exercise, scratch, mistakes, rounds):
 
 
 def check_mistakes(bin_dir, exercise, scratch, rounds):
-    """Round k puts the k-th recorded mistake of every output where a runner writes results;
-    `rounds` of them at most (None: until every mistake was judged)."""
+    """Round k is a student who makes the exercise's k-th recorded mistake wherever it was
+    recorded: its tensor in every output that records it, the expected tensor in the others,
+    and no result where the mistake's code throws (the golden's "throws"), as a runner would
+    leave. The judge decides names over every case (a name another case rules out is taken
+    back), so each round is one consistent student, never a mix of mistakes. `rounds` of them
+    at most (None: every mistake)."""
     files = MANIFEST["files"]
-    problems, round_number = [], 0
-    while rounds is None or round_number < rounds:
+    outputs = [(path, output) for path, case in cases_of(exercise).items()
+               for output in case["expected"]]
+    names = list(dict.fromkeys(files[mistake]["name"] for path, output in outputs
+                               for mistake in files[f"{path}/{output}.npy"].get("mistakes", [])))
+    problems = []
+    for round_number, name in enumerate(names[:rounds]):
         results, wanted = scratch / str(round_number), {}
-        for path, case in cases_of(exercise).items():
-            for output in case["expected"]:
-                expected = f"{path}/{output}.npy"
-                mistakes = files[expected].get("mistakes", [])
-                chosen = mistakes[round_number] if round_number < len(mistakes) else expected
-                if chosen != expected:  # an ambiguous mistake must be named by none
-                    wanted[(path, output)] = ("" if files[chosen].get("ambiguous")
-                                              else files[chosen]["name"])
-                target = results / path / f"{output}.npy"
-                target.parent.mkdir(parents=True, exist_ok=True)
-                shutil.copyfile(CASES / chosen, target)
-        if not wanted:
-            return problems
+        throws = {path for path, output in outputs
+                  if name in files[f"{path}/{output}.npy"].get("throws", [])}
+        for path, output in outputs:
+            if path in throws:
+                continue
+            expected = f"{path}/{output}.npy"
+            chosen = next((mistake for mistake in files[expected].get("mistakes", [])
+                           if files[mistake]["name"] == name), expected)
+            if chosen != expected:  # an ambiguous mistake must be named by none
+                wanted[(path, output)] = "" if files[chosen].get("ambiguous") else name
+            target = results / path / f"{output}.npy"
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(CASES / chosen, target)
         for verdict in judge(bin_dir, results, exercise):
             for output in verdict["outputs"]:
-                name = wanted.get((verdict["case"], output["name"]))
-                if name is None:
+                named = wanted.get((verdict["case"], output["name"]))
+                if named is None:
                     continue
-                if output["passed"] or output["mistake"] != name:  # "" for an ambiguous one
-                    problems.append(f"mistake {name!r} on {verdict['case']} {output['name']}: "
+                if output["passed"] or output["mistake"] != named:  # "" for an ambiguous one
+                    problems.append(f"mistake {named!r} on {verdict['case']} {output['name']}: "
                                     "judged "
                                     f"{'passed' if output['passed'] else output['mistake']!r}")
                 if shows_expected(output):
                     problems.append(f"hidden case {verdict['case']} {output['name']} shows the "
                                     f"expected tensor: {output['reason']}")
-        round_number += 1
     return problems
 
 
@@ -183,7 +190,7 @@ def main():
     parser.add_argument("--mistakes", action="store_true",
                         help="also judge every recorded mistake through the judge program")
     parser.add_argument("--rounds", type=int, metavar="N",
-                        help="with --mistakes: only the first N mistakes of each output")
+                        help="with --mistakes: only the first N mistakes of each exercise")
     args = parser.parse_args()
     CASES, STUBS = args.cases.resolve(), args.stubs.resolve()
     MANIFEST = json.loads((CASES / "MANIFEST.json").read_text(encoding="utf-8"))
@@ -195,9 +202,10 @@ def main():
             args.bin, exercise, Path(scratch) / exercise["id"], args.mistakes, args.rounds),
             KIT.exercises)
         for exercise, problems in zip(KIT.exercises, checked):
-            mistakes = sum(len(f.get("mistakes", [])[:args.rounds])
-                           for p, f in MANIFEST["files"].items()
-                           if f.get("exercise") == exercise["id"] and f["role"] == "expected")
+            names = {MANIFEST["files"][m]["name"] for p, f in MANIFEST["files"].items()
+                     if f.get("exercise") == exercise["id"] and f["role"] == "expected"
+                     for m in f.get("mistakes", [])}
+            mistakes = min(len(names), args.rounds or len(names))
             print(f"ex{exercise['id']}: {len(cases_of(exercise))} cases"
                   + (f", {mistakes} mistakes" if args.mistakes else "") + ": "
                   + ("ok" if not problems else f"{len(problems)} problems"))
