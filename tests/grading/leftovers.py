@@ -336,15 +336,29 @@ def uids_of(item: str) -> set:
 
 
 def sandbox_state(out: Path | None) -> dict:
-    """Everything of a sandbox uid, less what is another running grader's (uids_in_use)."""
-    queues, note = posix_queues()
-    busy = uids_in_use()
+    """Everything of a sandbox uid, less what is another running grader's: what lies under a
+    uid held before or after the look (uids_in_use), and what is gone on a second look. A
+    grader beside this one (a chroot's, in CI) can take a uid after the locks were read and
+    compile in it during the look; it ends its work before it releases the uid, and a
+    leftover stays."""
+    def look() -> dict:
+        queues, note = posix_queues()
+        return {"processes": sandbox_processes(), "sysv": sysv_objects(), "mqueue": queues,
+                "files": sandbox_files(out), "notes": [note] if note else []}
 
     def ours(found: list) -> list:
         return [item for item in found if not busy & uids_of(item)]
-    return {"processes": ours(sandbox_processes()), "sysv": ours(sysv_objects()),
-            "mqueue": ours(queues), "files": ours(sandbox_files(out)),
-            "notes": [note] if note else []}
+    busy = uids_in_use()
+    first = look()
+    busy |= uids_in_use()
+    state = {kind: found if kind == "notes" else ours(found) for kind, found in first.items()}
+    if any(state[kind] for kind in state if kind != "notes"):
+        again = look()
+        busy |= uids_in_use()
+        state = {kind: found if kind == "notes" else
+                 [item for item in ours(found) if item in again[kind]]
+                 for kind, found in state.items()}
+    return state
 
 
 # ---- snapshot and check ---------------------------------------------------------------------
