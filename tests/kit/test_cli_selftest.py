@@ -20,7 +20,8 @@ from kitcli import selftest
 
 ROOT = Path(__file__).resolve().parents[2]
 SETTINGS = ("CMAKE_CXX_COMPILER_LAUNCHER", "CCACHE_DIR", "CCACHE_BASEDIR", "CCACHE_NOHASHDIR",
-            "CCACHE_SLOPPINESS", "CCACHE_MAXSIZE", "CCACHE_UMASK", selftest.KEPT_CACHE)
+            "CCACHE_SLOPPINESS", "CCACHE_MAXSIZE", "CCACHE_UMASK", "CCACHE_INODECACHE",
+            selftest.KEPT_CACHE)
 
 
 class SharedCompilesTest(unittest.TestCase):
