@@ -17,6 +17,10 @@ ATTN_CASE(context_vector) {
     ATTN_RESULT("context", attn::context_vector(inputs, weights));
 }
 
+// Context_vector_for_query picks the query's weights and calls context_vector: where both fail, fix
+// the callee first.
+ATTN_CASE_CALLS(context_vector_for_query, "context_vector");
+
 ATTN_CASE(context_vector_for_query) {
     const auto inputs = the_case.input<2>("inputs");
     const auto query_index = static_cast<std::size_t>(the_case.integer("query_index"));

@@ -19,6 +19,10 @@ ATTN_CASE(attention_scores_matmul) {
     ATTN_RESULT("scores", attn::attention_scores_matmul(inputs));
 }
 
+// All_context_vectors starts from attention_scores_matmul's scores: where both fail, fix the callee
+// first.
+ATTN_CASE_CALLS(all_context_vectors, "attention_scores_matmul");
+
 ATTN_CASE(all_context_vectors) {
     const auto inputs = the_case.input<2>("inputs");
     ATTN_RESULT("context", attn::all_context_vectors(inputs));

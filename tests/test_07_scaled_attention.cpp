@@ -50,6 +50,10 @@ ATTN_CASE(weighted_values_column) {
     ATTN_RESULT("x_prime", attn::weighted_values_column(weights, values));
 }
 
+// The column query's attention is its scaled scores, then the weighted values: where both fail, fix
+// the callee first.
+ATTN_CASE_CALLS(self_attention_column_query, "scaled_scores_column", "weighted_values_column");
+
 ATTN_CASE(self_attention_column_query) {
     const auto queries = the_case.input<2>("queries");  // (d_k, N)
     const auto keys = the_case.input<2>("keys");        // (d_k, N)

@@ -18,6 +18,9 @@ ATTN_CASE(attention_weights_columns) {
     ATTN_RESULT("weights", attn::attention_weights_columns(queries, keys));
 }
 
+// The layer weights its values by attention_weights_columns: where both fail, fix the callee first.
+ATTN_CASE_CALLS(scaled_dot_product_self_attention, "attention_weights_columns");
+
 ATTN_CASE(scaled_dot_product_self_attention) {
     const auto X = the_case.input<2>("X");      // (D, N)
     const auto W_v = the_case.input<2>("W_v");  // (d_v, D)

@@ -17,10 +17,15 @@ ATTN_CASE(tril_mask) {
     ATTN_RESULT("mask", attn::tril_mask(context_length));
 }
 
+ATTN_CASE_CALLS(apply_tril_mask, "tril_mask");
 ATTN_CASE(apply_tril_mask) {
     const auto weights = the_case.input<2>("weights");  // (T, T)
     ATTN_RESULT("masked", attn::apply_tril_mask(weights));
 }
+
+// Mask_and_renormalize masks with apply_tril_mask, which multiplies by tril_mask: where both fail,
+// fix the callee first.
+ATTN_CASE_CALLS(mask_and_renormalize, "tril_mask", "apply_tril_mask");
 
 ATTN_CASE(mask_and_renormalize) {
     const auto weights = the_case.input<2>("weights");  // (T, T)

@@ -25,6 +25,10 @@ ATTN_CASE(mask_future) {
     ATTN_RESULT("masked", attn::mask_future(scores));
 }
 
+// The causal weights are the softmax of mask_future's scores: where both fail, fix the callee
+// first.
+ATTN_CASE_CALLS(causal_attention_weights, "mask_future");
+
 ATTN_CASE(causal_attention_weights) {
     const auto scores = the_case.input<2>("scores");  // (T, T)
     const auto d_k = static_cast<std::size_t>(the_case.integer("d_k"));

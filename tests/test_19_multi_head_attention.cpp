@@ -47,6 +47,10 @@ ATTN_CASE(truncated_mask) {
     ATTN_RESULT("mask_bool", attn::truncated_mask(mask, the_case.size("T")));
 }
 
+// Forward splits the heads, masks with truncated_mask, then merges them: where both fail, fix the
+// callee first.
+ATTN_CASE_CALLS(multi_head_attention, "split_heads", "truncated_mask", "merge_heads");
+
 ATTN_CASE(multi_head_attention) {
     const auto x = the_case.input<3>("x");  // (B, T, d_in)
     const auto mha = attn::MultiHeadAttention::load(
@@ -56,6 +60,7 @@ ATTN_CASE(multi_head_attention) {
 
 // torch.manual_seed(s); MultiHeadAttention(d_in, d_out, ...): the module built from its
 // sizes, its parameters drawn by attn::HashedUniform(init_seed).
+ATTN_CASE_CALLS(multi_head_attention_hashed, "split_heads", "truncated_mask", "merge_heads");
 ATTN_CASE(multi_head_attention_hashed) {
     const auto x = the_case.input<3>("x");
     attn::HashedUniform init(static_cast<std::uint64_t>(the_case.integer("init_seed")));

@@ -333,6 +333,23 @@ class CountsAndStatusesTest(unittest.TestCase):
         self.assertEqual(section.count("<li>"), 1)
         self.assertIn("1 student</span> (100 %)", section)
 
+    def test_a_slip_of_one_family_in_other_dims_counts_once(self):
+        # The wrong axis on dim=0 and on dim=1 is one slip (its family, docs/verdicts.md).
+        other_dim = AXIS.replace("dim=1 instead of dim=0", "dim=0 instead of dim=1")
+
+        def axis(case, name):
+            named = failure(case, (name, AXIS_HINT))
+            named["mistakes"][0].update(id="wrong_axis", family="wrong_axis")
+            return named
+        records = [{"id": student, "status": "graded", "seconds": 1.0, "total": 0.0, "max": 20,
+                    "exercises": {"02": exercise(0.0, 0, 2, [axis("02/a", name),
+                                                              axis("02/b", name)])}}
+                   for student, name in (("ann", AXIS), ("bob", other_dim))]
+        html, _ = render(records)
+        section = html[html.index('id="mistakes"'):html.index('id="students"')]
+        self.assertEqual(section.count("<li>"), 1, section)
+        self.assertIn("2 students</span> (100 %)", section)
+
     def test_a_timed_out_and_a_crashed_case_count_their_students(self):
         def stopped(case, why):
             return dict(failure(case), reason="x: no result: the program stopped",

@@ -12,7 +12,7 @@ from contextlib import redirect_stdout
 from unittest import mock
 
 from cli_testing import ThrowawayKitTest
-from kitcli import build, cli, reports, student
+from kitcli import build, cli, progress, reports, student
 from kitcli.terminal import from_here, shorten
 
 NOT_YET = ("exercises/02_fails.cpp: attn::softmax(x) is not implemented yet (replace the "
@@ -20,13 +20,23 @@ NOT_YET = ("exercises/02_fails.cpp: attn::softmax(x) is not implemented yet (rep
 
 
 def failure(text: str) -> dict:
-    """A failure as the verdict stream writes it; its kind and mistake as the kit would say."""
+    """A failure as the verdict stream writes it; its kind, mistake and family, and its
+    "alike" key as the kit would say (kit/testing/src/verdicts.cpp): here a mistake's family
+    is its name before any parenthesis, what threw is alike whatever it was called with."""
+    first = text.split("\n")[0]
     kind = ("not_implemented" if "not implemented yet" in text else
-            "threw" if " threw " in text.split("\n")[0] else "mismatch")
-    entry = {"kind": kind, "message": text.split("\n")[0], "text": text,
+            "threw" if " threw " in first else "mismatch")
+    entry = {"kind": kind, "message": first, "text": text, "alike": f"{kind}:{text}",
              "file": "/k/tests/test_02.cpp", "line": 33}
-    if " — looks like: " in text:
-        entry["comparison"] = {"mistake": text.split("\n")[0].split(" — looks like: ")[1]}
+    if kind == "not_implemented":
+        entry["alike"] = "not_implemented"
+    elif kind == "threw":
+        entry["alike"] = "threw:" + first.split(" — called with ")[0]
+    elif " — looks like: " in first:
+        mistake = first.split(" — looks like: ")[1]
+        family = mistake.split(" (")[0]
+        entry["comparison"] = {"mistake": mistake, "family": family}
+        entry["alike"] = "mistake:" + family
     return entry
 
 
@@ -91,6 +101,25 @@ class CheckTest(ThrowawayKitTest):
         _, everything = self.check("02", None, False, True)
         self.assertEqual([line for line in everything if line.startswith("✗ softmax")],
                          ["✗ softmax_matrix.cols_notebook", "✗ softmax.one_logit"])
+
+    def test_a_filter_does_not_change_the_names(self):
+        # Run alone, one_token names the wrong axis; with its sibling, which rules that out,
+        # the program takes the name back. `check 02 one_token` says what the whole run says.
+        named = ("softmax(scores, dim): 1 of 1 values differ — looks like: softmax over the "
+                 "wrong axis (dim=1 instead of dim=0)\n  case one_token: one token")
+        unnamed = "softmax(scores, dim): 1 of 1 values differ\n  case one_token: one token"
+        alone = self.kit.root / "alone.verdicts"
+        alone.write_text(stream({"softmax_matrix.one_token": [named]}), encoding="utf-8")
+        whole = self.kit.root / "whole.verdicts"
+        whole.write_text(stream({"softmax_matrix.one_token": [unnamed],
+                                 "softmax_matrix.notebook": []}), encoding="utf-8")
+        self.fake_test_program("02", f'case "$*" in *--gtest_filter=*) data="{alone}";; '
+                                     f'*) data="{whole}";; esac\n'
+                                     'cp "$data" "${2#--attn-verdicts=}"\nexit 1')
+        code, lines = self.check("02", "one_token")
+        self.assertEqual(code, 1)
+        self.assertFalse([line for line in lines if "looks like" in line], lines)
+        self.assertIn("softmax(scores, dim): 1 of 1 values differ", lines)
 
     def test_the_first_failure_is_cut_to_fit_a_screen(self):
         long = ("softmax(x): 1 of 90 values differ\n  case a: x\n  golden: 02_x/a/w.npy"
@@ -246,7 +275,8 @@ class LawGroupingTest(unittest.TestCase):
     def broken(case: str, output: str, numbers: str):
         text = f"law broken: the output of token 0 changed ({numbers}): the future leaks in"
         return reports.TestVerdict(f"mha.{case}", f"19_x/{case}", "failed",
-                                   (reports.Failure("law", text, text, output=output),))
+                                   (reports.Failure("law", text, text, output=output,
+                                                    alike=f"law:{output}"),))
 
     def test_the_same_law_broken_on_several_cases_is_one_failure(self):
         failed = [self.broken("notebook", "law.causal.context", "0.26, then 0.29"),
@@ -255,6 +285,35 @@ class LawGroupingTest(unittest.TestCase):
         groups = student.group_failures(failed)
         self.assertEqual([(case.name, also) for case, also in groups],
                          [("mha.notebook", ["mha.bias"]), ("mha.heads", [])])
+
+
+class RootCauseTest(unittest.TestCase):
+    """A function that fails where one it calls fails too (the test program's "because"):
+    the callee is shown first and is the status's reason; the caller's cases are one line."""
+
+    def test_the_callee_comes_first_and_is_the_reason(self):
+        heads = "split_heads(projected, num_heads): 12 of 12 values differ — the values misplaced"
+        split = reports.TestVerdict("split_heads.notebook", "19_x/notebook", "failed", (
+            reports.Failure("mismatch", heads, heads, alike="diagnosis:heads:values_misplaced"),))
+        masked = "mha.forward(x): 20 of 24 values differ — looks like: no causal mask"
+        because = {"function": "split_heads", "failed": 1, "cases": 1}
+        forward = [reports.TestVerdict(f"multi_head_attention.{name}", f"19_x/{name}", "failed",
+                                       (reports.Failure("mismatch", masked, masked,
+                                                        mistake="no causal mask",
+                                                        family="no_causal_mask",
+                                                        alike="mistake:no_causal_mask"),),
+                                       because=because)
+                   for name in ("notebook", "three_heads")]
+        with mock.patch.object(student, "screen_width", return_value=200):
+            lines = student.failure_screen(forward + [split])
+        self.assertEqual([line for line in lines if line.startswith("✗ ")],
+                         ["✗ split_heads.notebook"], lines)
+        self.assertIn("  ✗ multi_head_attention.notebook: multi_head_attention fails, and so "
+                      "does your split_heads, which it calls (1 of 1 case fails): fix "
+                      "split_heads first", lines)
+        self.assertIn("    also for: multi_head_attention.three_heads", lines)
+        state = progress.verdict({"id": "19"}, forward + [split], program_passed=False)
+        self.assertEqual(state.reason, heads)
 
 
 class MemoryErrorSignsTest(unittest.TestCase):

@@ -157,6 +157,23 @@ TEST(CompareTest, NamesAKnownMistakeAndItsHint) {
                                 "use your axis\n"));
 }
 
+// A reader groups and counts by the id and the family, never by the display text.
+TEST(CompareTest, ANamedMistakeCarriesItsIdAndFamilyAndATakenBackNameNeither) {
+    const float_tensor first_row_left = {{0.0f, 0.0f, 0.0f}, {0.1385f, 0.2379f, 0.2333f}};
+    const auto expected = golden(weights, 3,
+                                 {{"the first row left unfilled", "start at 0", first_row_left,
+                                   false, "first_row_unfilled", "first_unfilled"}});
+    const auto verdict = compare(first_row_left, expected);
+    EXPECT_EQ(verdict.mistake_id, "first_row_unfilled");
+    EXPECT_EQ(verdict.mistake_family, "first_unfilled");
+    const auto taken_back = attn::kit::take_back_name(verdict);
+    EXPECT_EQ(taken_back.taken_back, "the first row left unfilled");
+    EXPECT_EQ(taken_back.mistake_id, "");
+    EXPECT_EQ(taken_back.mistake_family, "");
+    // Its error still has a shape, with an id of its own.
+    EXPECT_EQ(taken_back.diagnosis_id, "one_slice");
+}
+
 TEST(CompareTest, NamesAMistakeOfAnotherShape) {
     const float_tensor feature_gram = {{1.0f, 2.0f}, {2.0f, 5.0f}};
     const auto verdict = compare(
@@ -250,6 +267,77 @@ TEST(CompareTest, StatesAGoldensOwnToleranceFactorAndItsReason) {
     const auto verdict = compare(off, expected);
     ASSERT_FALSE(verdict.passed);
     EXPECT_THAT(verdict.details, HasSubstr("times 4: a fused kernel sums in another order"));
+}
+
+// ---- names decided across the cases of a function (decide_names) -------------------------
+
+// A failed comparison that names `mistake` (of family `family`), or none.
+attn::kit::comparison failed_naming(const std::string& mistake = "",
+                                    const std::string& family = "") {
+    attn::kit::comparison verdict;
+    verdict.reason = "30 of 36 values differ";
+    verdict.mistake = mistake;
+    verdict.hint = mistake.empty() ? "" : "the hint of " + mistake;
+    verdict.mistake_id = verdict.mistake_family = family;
+    return verdict;
+}
+
+const std::string wrong_axis = "softmax over the wrong axis (dim=1 instead of dim=0)";
+const std::string transposed = "the result transposed";
+
+TEST(DecideNamesTest, ANameAnotherCaseOfTheFunctionRulesOutIsTakenBack) {
+    auto one_token = failed_naming(wrong_axis, "wrong_axis");
+    auto notebook = failed_naming();
+    const auto changed =
+        attn::kit::decide_names({{"softmax_matrix", "softmax_matrix.one_token", &one_token},
+                                 {"softmax_matrix", "softmax_matrix.notebook", &notebook}},
+                                {{"softmax_matrix", wrong_axis}});
+    EXPECT_EQ(changed, std::vector<const attn::kit::comparison*>{&one_token});
+    EXPECT_EQ(one_token.mistake, "");
+    EXPECT_EQ(one_token.taken_back, wrong_axis);
+    // Ruled out for another function, the name stands.
+    auto other = failed_naming(wrong_axis, "wrong_axis");
+    EXPECT_TRUE(attn::kit::decide_names({{"softmax_rows", "softmax_rows.a", &other}},
+                                        {{"softmax_matrix", wrong_axis}})
+                    .empty());
+    EXPECT_EQ(other.mistake, wrong_axis);
+}
+
+// A row-only softmax on symmetric scores gives the transpose, which is also the wrong axis:
+// that case names neither (both are recorded, "ambiguous"), and says it is the slip its
+// sibling of other scores names, not a second one.
+TEST(DecideNamesTest, AResultTwoMistakesShareIsTheSameSlipAsTheSiblingThatNamesOne) {
+    auto symmetric = failed_naming();
+    symmetric.ambiguous_with = {transposed, wrong_axis};
+    symmetric.diagnosis = "the result is transposed";
+    auto sibling = failed_naming(wrong_axis, "wrong_axis");
+    const auto changed = attn::kit::decide_names(
+        {{"softmax_matrix", "softmax_matrix.cols_notebook", &symmetric},
+         {"softmax_matrix", "softmax_matrix.cols_notebook_shape", &sibling}},
+        {{"softmax_matrix", transposed}});  // the sibling's result is not the transpose
+    EXPECT_EQ(changed, std::vector<const attn::kit::comparison*>{&symmetric});
+    EXPECT_EQ(symmetric.mistake, "");  // named on the sibling, not here
+    EXPECT_EQ(symmetric.same_slip_as, "softmax_matrix.cols_notebook_shape");
+    EXPECT_EQ(symmetric.same_slip, wrong_axis);
+    EXPECT_EQ(symmetric.mistake_family, "wrong_axis");
+    EXPECT_EQ(symmetric.hint, sibling.hint);
+    EXPECT_EQ(attn::kit::headline("softmax(scores, dim)", symmetric),
+              "softmax(scores, dim): 30 of 36 values differ — the same slip as "
+              "softmax_matrix.cols_notebook_shape (looks like: " +
+                  wrong_axis + ")");
+}
+
+TEST(DecideNamesTest, OnlyAnotherCaseOfTheSameFunctionDecidesWhichSlip) {
+    auto symmetric = failed_naming();
+    symmetric.ambiguous_with = {transposed, wrong_axis};
+    auto same_case = failed_naming(wrong_axis, "wrong_axis");  // another output of the case
+    auto other_function = failed_naming(wrong_axis, "wrong_axis");
+    attn::kit::decide_names({{"softmax_matrix", "softmax_matrix.cols_notebook", &symmetric},
+                             {"softmax_matrix", "softmax_matrix.cols_notebook", &same_case},
+                             {"softmax_rows", "softmax_rows.notebook", &other_function}},
+                            {});
+    EXPECT_EQ(symmetric.same_slip_as, "");
+    EXPECT_EQ(symmetric.mistake_family, "");
 }
 
 TEST(ToleranceTest, GrowsItsRelativePartWithTheSquareRootOfTheReductionLength) {

@@ -22,12 +22,19 @@ const double inf = std::numeric_limits<double>::infinity();
 const std::vector<double> context = {0.31, -0.52, 0.17, 0.88, -0.24, 0.61, -0.73, 0.05};
 const std::vector<std::size_t> two_by_four = {2, 4};
 
-std::string described(const std::vector<double>& got, const std::vector<double>& expected,
-                      const std::vector<std::size_t>& shape, bool integer = false,
-                      bool withheld = false) {
+attn::kit::error_description description(const std::vector<double>& got,
+                                         const std::vector<double>& expected,
+                                         const std::vector<std::size_t>& shape,
+                                         bool integer = false, bool withheld = false) {
     const std::vector<double> allowed(expected.size(), integer ? 0.0 : 1e-6);
     attn::kit::error_values values{got, expected, shape, allowed, integer, withheld};
     return attn::kit::describe_error(values);
+}
+
+std::string described(const std::vector<double>& got, const std::vector<double>& expected,
+                      const std::vector<std::size_t>& shape, bool integer = false,
+                      bool withheld = false) {
+    return description(got, expected, shape, integer, withheld).text;
 }
 
 std::vector<double> times(const std::vector<double>& values, double factor) {
@@ -142,6 +149,27 @@ TEST(ErrorShapeTest, SaysWhenOnlyOneRowOrOneValueIsWrong) {
 TEST(ErrorShapeTest, ClaimsNothingOfAnErrorWithNoShape) {
     const std::vector<double> noisy = {0.32, -0.50, 0.11, 0.90, -0.20, 0.64, -0.70, 0.01};
     EXPECT_EQ(described(noisy, context, two_by_four), "");
+    EXPECT_EQ(description(noisy, context, two_by_four).id, "");
+}
+
+// A reader groups failures by the shape's id (docs/verdicts.md): the same whatever the numbers.
+TEST(ErrorShapeTest, EachShapeHasAnIdThatIsTheSameWhateverTheNumbers) {
+    EXPECT_EQ(description(times(context, 2), context, two_by_four).id, "exact_factor");
+    EXPECT_EQ(description(times(context, 0.75), context, two_by_four).id, "exact_factor");
+    std::vector<double> shifted = context;
+    for (double& v : shifted) v += 0.25;
+    EXPECT_EQ(description(shifted, context, two_by_four).id, "constant_offset");
+    const std::vector<double> square = {0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.95};
+    const std::vector<double> flipped = {0.1, 0.4, 0.7, 0.2, 0.5, 0.8, 0.3, 0.6, 0.95};
+    EXPECT_EQ(description(flipped, square, three_by_three).id, "transposed");
+    const std::vector<double> swapped = {0.17, 0.88, 0.31, -0.52, -0.73, 0.05, -0.24, 0.61};
+    EXPECT_EQ(description(swapped, context, two_by_four).id, "permuted_slices");
+    std::vector<double> with_nan = context;
+    with_nan[3] = nan;
+    EXPECT_EQ(description(with_nan, context, two_by_four).id, "not_finite");
+    // A hidden case states less, and its id is that of what it states.
+    EXPECT_EQ(description(with_nan, context, two_by_four, false, true).id, "not_finite");
+    EXPECT_EQ(description(times(context, 2), context, two_by_four, false, true).id, "");
 }
 
 }  // namespace

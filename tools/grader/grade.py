@@ -167,6 +167,16 @@ def choose_isolation(without_namespaces: bool) -> str:
     return mode
 
 
+def said(output: dict) -> str:
+    """What the judge said of a failed output beyond its reason: the same slip as another
+    case (its name decided there), else the shape of its error, if any (docs/verdicts.md)."""
+    if output.get("same_slip_as"):
+        return f" — the same slip as {output['same_slip_as']['case']}"
+    if output.get("diagnosis") and not output.get("mistake"):
+        return f" — {output['diagnosis']}"
+    return ""
+
+
 class Grader:
     def __init__(self, args):
         self.args = args
@@ -693,17 +703,20 @@ class Grader:
                                             "hint": ""}]
             named = {}
             for o in bad:
-                if o.get("mistake"):
-                    named.setdefault(o["mistake"], o.get("hint", ""))
-            outputs = [{"name": o["name"], "reason": o["reason"] + (
-                f" — {o['diagnosis']}" if o.get("diagnosis") and not o.get("mistake") else "")}
-                for o in bad]
+                # Named here, or the same slip as another case names (docs/verdicts.md).
+                name = o.get("mistake") or o.get("same_slip_as", {}).get("mistake")
+                if name:
+                    named.setdefault(name, {"name": name, "hint": o.get("hint", ""),
+                                            "id": o.get("mistake_id", ""),
+                                            "family": o.get("family", "")})
+            outputs = [{"name": o["name"], "reason": o["reason"] + said(o)} for o in bad]
             failure = {"case": path, "reason": "; ".join(
                 (f"{o['name']}: " if o["name"] else "") + o["reason"] for o in outputs),
                 "outputs": outputs,
                 # The mistakes the outputs were named, as a list: two outputs wrong the same
                 # way (weights and context) name theirs once.
-                "mistakes": [{"name": name, "hint": hint} for name, hint in named.items()],
+                # Each with its id and family (docs/verdicts.md): what a reader counts by.
+                "mistakes": list(named.values()),
                 "function": (verdict or {}).get("kind", ""),
                 # The judge's facts, not words read back: the call is still the kit's stub
                 # (docs/verdicts.md); no failed output had a tensor to read (no "shape").

@@ -171,7 +171,9 @@ def exercise_stats(records: list, exercise: dict) -> dict:
     results = [r["exercises"][ex_id] for r in graded]
     cases = sum(s["cases"] for e in results for s in e["sets"].values())
     passed = sum(s["passed"] for e in results for s in e["sets"].values())
-    mistakes, hints, problems, unnamed = Counter(), {}, Counter(), 0
+    # Counted by family (docs/verdicts.md: a slip whatever its dim), shown by the first name
+    # met of each family.
+    mistakes, shown, hints, problems, unnamed = Counter(), {}, {}, Counter(), 0
     for record, result in zip(graded, results):
         happened = problems_of(record, ex_id)
         problems.update(happened)
@@ -181,10 +183,12 @@ def exercise_stats(records: list, exercise: dict) -> dict:
                 if not (failure.get("mistakes") or failure.get("crash") or
                         not_implemented(failure)):
                     without_name = True
-                for name, hint in named_mistakes(failure).items():
-                    named.add(name)
-                    if hint:
-                        hints.setdefault(name, hint)
+                for mistake in failure.get("mistakes", []):
+                    family = mistake.get("family") or mistake["name"]
+                    named.add(family)
+                    name = shown.setdefault(family, mistake["name"])
+                    if mistake["hint"]:
+                        hints.setdefault(name, mistake["hint"])
         mistakes.update(named)  # a set: each mistake once per student
         # No file, no build, or a run that stopped before its first case (no case names its
         # crash): that already explains its cases without a result.
@@ -195,7 +199,8 @@ def exercise_stats(records: list, exercise: dict) -> dict:
             not happened & {"no file", "not taken", "build-failed"}
     return {"students": len(results), "rate": passed / cases if cases else 0.0,
             "full": sum(1 for e in results if e["max"] and e["points"] >= e["max"]),
-            "mistakes": sorted(mistakes.items(), key=lambda m: (-m[1], m[0]))[:TOP_N_MISTAKES],
+            "mistakes": sorted(((shown[family], count) for family, count in mistakes.items()),
+                               key=lambda m: (-m[1], m[0]))[:TOP_N_MISTAKES],
             "hints": hints,
             "problems": problems, "unnamed": unnamed}
 

@@ -9,7 +9,6 @@ from ctest's JUnit file and the verdict streams (see reports.py), never from con
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from typing import NamedTuple
 
@@ -97,9 +96,9 @@ def missing_report_reason(kit: Kit, ex: dict, result: reports.CtestResult | None
 
 
 def mistake_family(case: reports.TestVerdict) -> str | None:
-    """The mistake a failing test names, whatever the dim the case passed ("softmax over
-    the wrong axis (dim=1 instead of dim=…)"): the same slip on every case, or None."""
-    return re.sub(r"dim=-?\d+", "dim=…", case.mistake) if case.mistake else None
+    """The family of the mistake a failing test names ("wrong_axis", whatever the dim the
+    case passed): the same slip on every case, or None."""
+    return (case.family or case.mistake) if case.mistake else None
 
 
 def from_the_notebook(case: reports.TestVerdict) -> bool:
@@ -132,10 +131,13 @@ def verdict(ex: dict, cases: list, program_passed: bool) -> State:
     """The grading rule, applied to the report of a test program that ran to its end. A
     failing exercise's reason is the mistake most of its failing cases are named by (on
     some inputs two mistakes give the same tensor: the majority decides), else its first
-    failure of the student's own code; of those, the notebook's case where it is one."""
+    failure of the student's own code; of those, the notebook's case where it is one. A
+    function that fails where one it calls fails too waits for it: the root cause is the
+    reason."""
     failed = [case for case in in_reading_order(cases) if case.outcome == "failed"]
     if failed:
         own = [case for case in failed if not case.not_implemented]
+        own = [case for case in own if not case.because] or own
         named = [case for case in own if case.mistake]
         if named:
             most = Counter(map(mistake_family, named)).most_common(1)[0][0]

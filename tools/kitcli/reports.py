@@ -69,6 +69,10 @@ class Failure:
     message: str  # its first line, in the kit's words
     text: str     # all of it
     mistake: str = ""  # a mismatch: the recorded mistake the result equals, or ""
+    # its family ("wrong_axis", whatever the dim; docs/verdicts.md), or ""
+    family: str = ""
+    # a mismatch that is the same slip as another test names: that mistake, or ""
+    same_slip: str = ""
     worst: dict | None = None  # a value mismatch: {"index", "got", "expected", ...}
     # a mismatch: the shape of its error as a fact and a likely cause ("every value is 2× the
     # expected: ..."), or ""
@@ -81,6 +85,9 @@ class Failure:
     # and the case's description (the notebook cell, or what the case tests), or ""
     call: str = ""
     description: str = ""
+    # Failures of one program with the same key are one failure on several cases, as C++
+    # decided (docs/verdicts.md): the same named slip, shape of error, law or throw.
+    alike: str = ""
 
     @property
     def non_finite_where_finite(self) -> bool:
@@ -98,6 +105,9 @@ class TestVerdict:
     outcome: str            # "passed", "failed", "skipped" or "not run" (disabled)
     failures: tuple = ()    # of Failure
     ruled_out: tuple = ()   # recorded mistakes its results are not (all, where it passed)
+    # Its function calls another of the exercise's whose cases failed too (the root cause,
+    # docs/verdicts.md): {"function", "failed", "cases"}; None otherwise.
+    because: dict | None = None
 
     @property
     def kind(self) -> str:
@@ -122,6 +132,16 @@ class TestVerdict:
     def mistake(self) -> str:
         """The recorded mistake its first failure names, or ""."""
         return self.failures[0].mistake if self.failures else ""
+
+    @property
+    def family(self) -> str:
+        """The family of the mistake its first failure names ("wrong_axis"), or ""."""
+        return self.failures[0].family if self.failures else ""
+
+    @property
+    def alike(self) -> str:
+        """Its first failure's key: tests failing alike share it (Failure.alike)."""
+        return self.failures[0].alike if self.failures else ""
 
     @property
     def not_implemented(self) -> bool:
@@ -191,6 +211,10 @@ def test_verdict(event: dict) -> TestVerdict:
         compared = failure.get("comparison", {})
         failures.append(Failure(kind=failure["kind"], message=failure["message"],
                                 text=failure["text"], mistake=compared.get("mistake", ""),
+                                family=compared.get("family", ""),
+                                same_slip=compared.get("same_slip_as", {}).get("mistake", ""),
+                                # a stream without keys (a test's): alike only to itself
+                                alike=failure.get("alike", f"{failure['kind']}:{failure['text']}"),
                                 worst=compared.get("worst"),
                                 diagnosis=compared.get("diagnosis", ""),
                                 matrix=failure.get("matrix"),
@@ -199,4 +223,4 @@ def test_verdict(event: dict) -> TestVerdict:
                                 description=failure.get("description", "")))
     return TestVerdict(name=event["test"], value_case=event.get("case"),
                        outcome=event["status"], failures=tuple(failures),
-                       ruled_out=tuple(event.get("ruled_out", ())))
+                       ruled_out=tuple(event.get("ruled_out", ())), because=event.get("because"))

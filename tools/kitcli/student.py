@@ -6,12 +6,11 @@ import contextlib
 import datetime
 import io
 import os
-import re
 from collections import Counter
 import subprocess
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from . import (analyse, build, device_lint, diagnose, heatmap, progress, reports, setup,
                show as show_case, stubs)
@@ -143,6 +142,17 @@ def run_tests(kit: Kit, program, selection: list, verdicts) -> TestRun:
     return TestRun(end, stream.tests if finished else None, stream.running if stream else None)
 
 
+def with_every_cases_names(kit: Kit, program, run: TestRun, ex: dict) -> TestRun:
+    """`run`, of the tests a filter chose, with each test's verdict from a run of them all: a
+    program decides its names over every case of a function (docs/verdicts.md), and a filter
+    must not change them. Where that run stops early, `run` as it is."""
+    whole = run_tests(kit, program, [], build.verdicts_path(kit, "default", ex))
+    if whole.cases is None:
+        return run
+    decided = {case.name: case for case in whole.cases}
+    return replace(run, cases=[decided.get(case.name, case) for case in run.cases])
+
+
 def memory_error_signs(first: TestRun, again: TestRun | None) -> str | None:
     """Why this run may have read or written memory it does not own, or None: a crash,
     nan or inf where the answer is finite (unless a failure names a recorded mistake: then it
@@ -200,20 +210,11 @@ def sanitizer_verdict(kit: Kit, ex: dict, selection: list, why: str) -> list | N
 
 
 def failure_key(case) -> str:
-    """Failures alike: the same named mistake, the same law broken, or texts that differ only
-    in the case's folder, the dim it passes, and, for a call that threw, the arguments it was
-    called with (the same throw on every shape); a stub's argument checks fail as its value
-    cases do."""
-    family = progress.mistake_family(case)
-    if family:
-        return "mistake: " + family
-    if case.failures and case.failures[0].kind == "law":  # the same law broken, whatever numbers
-        return "law: " + case.failures[0].output
-    # Each case's own lines (its name and description, its golden) say nothing of the failure.
-    explanation = re.sub(r"\n  (case\b|golden: )[^\n]*", "", case.explanation)
-    key = re.sub(r"dim=-?\d+", "dim=…", re.sub(r"\b\d\d_\w+/[\w.-]+/", "…/", explanation))
-    key = re.sub(r"; its argument checks are tested once it returns a value$", "", key)
-    return re.sub(r"( threw .*) — called with .*", r"\1", key)
+    """Failures alike, as the test program decided (docs/verdicts.md, "alike"): the same
+    named slip whatever the dim, the same shape of error in the same output, the same law
+    broken, the same throw whatever the arguments' shapes; a stub's argument checks fail as
+    its value cases do. A function's cases that wait for a function it calls are one."""
+    return f"because: {case.kind}" if case.because else case.alike
 
 
 def group_failures(failed: list) -> list:
@@ -229,8 +230,20 @@ def group_failures(failed: list) -> list:
 
 def one_line(case) -> str:
     """A failure as one line: its first line, the call in the student's words and what is
-    wrong (the case's description and golden are on lines of their own)."""
+    wrong (the case's description and golden are on lines of their own); for a function whose
+    callee fails too, that callee first."""
+    if case.because:
+        return f"  ✗ {case.name}: {waits_for(case)}"
     return f"  ✗ {case.name}: {case.failure}"
+
+
+def waits_for(case) -> str:
+    """A failing function whose callee fails too, in one line (docs/verdicts.md, "because")."""
+    callee = case.because
+    return (f"{case.kind} fails, and so does your {callee['function']}, which it calls "
+            f"({callee['failed']} of {diagnose.count(callee['cases'], 'case')} "
+            f"{'fails' if callee['failed'] == 1 else 'fail'}): "
+            f"fix {callee['function']} first")
 
 
 def failure_screen(failed: list, everything: bool = False) -> list:
@@ -249,6 +262,8 @@ def failure_screen(failed: list, everything: bool = False) -> list:
 
     def rank(group) -> int:
         case, notebook = group[0], progress.from_the_notebook(group[0])
+        if case.because:  # a callee fails too: the root cause comes first
+            return 4
         if notebook and case.failures and case.failures[0].kind == "threw":
             return 0
         return 1 if failure_key(case) == most else 2 if notebook else 3
@@ -357,6 +372,9 @@ def check(kit: Kit, number: str | None, pattern: str | None = None,
     again = run_tests(kit, program, selection, verdicts) if failed else None
     why = memory_error_signs(first, again) or ("you asked for it (--asan)" if sanitize else None)
     memory_error = sanitizer_verdict(kit, ex, selection, why) if why else None
+    if pattern and failed:
+        first = with_every_cases_names(kit, program, first, ex)
+        failed = [case for case in first.cases if case.outcome == "failed"]
 
     printed = [line for line in first.end.output.splitlines() if line.strip()]
     if printed:

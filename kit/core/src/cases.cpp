@@ -48,6 +48,20 @@ bool register_case_kind(case_kind kind) {
     return true;
 }
 
+namespace {
+std::vector<case_calls>& calls_registry() {
+    static std::vector<case_calls> calls;
+    return calls;
+}
+}  // namespace
+
+const std::vector<case_calls>& calls_between_kinds() { return calls_registry(); }
+
+bool register_case_calls(case_calls calls) {
+    calls_registry().push_back(std::move(calls));
+    return true;
+}
+
 void run_case(const case_kind& kind, case_context& context) {
     try {
         kind.run(context);

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <map>
 #include <sstream>
 
 namespace attn::kit {
@@ -101,17 +102,24 @@ bool equals_mistake(const any_tensor& actual, const known_mistake& mistake,
 // `ruled_out`. A mistake that another one gives the same tensor for on this case (ambiguous)
 // is not named: saying one of the two would be a guess.
 const known_mistake* diagnose(const any_tensor& actual, const expected_golden& golden,
-                              std::vector<std::string>& ruled_out) {
+                              comparison& verdict) {
     const known_mistake* named = nullptr;
     bool matched = false;
     for (const auto& mistake : golden.mistakes) {
         if (!matched && equals_mistake(actual, mistake, golden)) {
             matched = true;
-            if (!mistake.ambiguous) named = &mistake;
+            if (mistake.ambiguous) {
+                verdict.ambiguous_with.push_back(mistake.name);
+            } else {
+                named = &mistake;
+            }
             continue;
         }
-        if (!(matched && mistake.ambiguous && equals_mistake(actual, mistake, golden)))
-            ruled_out.push_back(mistake.name);
+        if (matched && mistake.ambiguous && equals_mistake(actual, mistake, golden)) {
+            verdict.ambiguous_with.push_back(mistake.name);
+        } else {
+            verdict.ruled_out.push_back(mistake.name);
+        }
     }
     return named;
 }
@@ -172,6 +180,8 @@ void name_the_mistake(comparison& verdict, const known_mistake* mistake) {
     if (!mistake) return;
     verdict.mistake = mistake->name;
     verdict.hint = mistake->hint;
+    verdict.mistake_id = mistake->id;
+    verdict.mistake_family = mistake->family;
 }
 
 // The exercise files are compiled with -ftrivial-auto-var-init=pattern (AttnExercise.cmake):
@@ -217,7 +227,7 @@ comparison compare(const any_tensor& actual, const expected_golden& expected) {
     verdict.got_dtype = dtype_name(actual);
     verdict.expected_dtype = dtype_name(expected.tensor);
     if (!same_type_and_shape(actual, expected.tensor)) {
-        name_the_mistake(verdict, diagnose(actual, expected, verdict.ruled_out));
+        name_the_mistake(verdict, diagnose(actual, expected, verdict));
         const bool dtype_differs = actual.index() != expected.tensor.index();
         verdict.reason = dtype_differs ? "has dtype " + dtype_name(actual) + ", expected " +
                                              dtype_name(expected.tensor)
@@ -240,15 +250,20 @@ comparison compare(const any_tensor& actual, const expected_golden& expected) {
     if (looks_uninitialised(actual, expected.tensor)) {
         // A pattern value that happens to equal a recorded mistake (all zeros) is not it.
         verdict.diagnosis = verdict.withheld_diagnosis = uninitialised_diagnosis;
+        verdict.diagnosis_id = verdict.withheld_diagnosis_id = "uninitialised";
     } else {
-        name_the_mistake(verdict, diagnose(actual, expected, verdict.ruled_out));
+        name_the_mistake(verdict, diagnose(actual, expected, verdict));
         const auto got = values_of(actual), want = values_of(expected.tensor);
         std::vector<double> allowed(want.size());
         for (std::size_t i = 0; i < want.size(); ++i) allowed[i] = allowed_rule.at(i, want[i]);
         error_values values{got, want, expected_shape, allowed, expected.tensor.index() == 1};
-        verdict.diagnosis = describe_error(values);
+        auto found = describe_error(values);
+        verdict.diagnosis = std::move(found.text);
+        verdict.diagnosis_id = std::move(found.id);
         values.withhold_expected = true;
-        verdict.withheld_diagnosis = describe_error(values);
+        found = describe_error(values);
+        verdict.withheld_diagnosis = std::move(found.text);
+        verdict.withheld_diagnosis_id = std::move(found.id);
     }
     const mismatch* worst = &mismatches.front();
     for (const auto& m : mismatches) {
@@ -297,23 +312,75 @@ comparison compare(const any_tensor& actual, const expected_golden& expected) {
     return verdict;
 }
 
+std::vector<const comparison*> decide_names(
+    const std::vector<case_comparison>& cases,
+    const std::set<std::pair<std::string, std::string>>& ruled_out) {
+    std::vector<const comparison*> changed;
+    for (const auto& each : cases) {
+        if (!each.verdict->mistake.empty() &&
+            ruled_out.count({each.kind, each.verdict->mistake}) != 0) {
+            *each.verdict = take_back_name(std::move(*each.verdict));
+            changed.push_back(each.verdict);
+        }
+    }
+    // (kind, mistake) -> the cases that name it
+    std::map<std::pair<std::string, std::string>, std::vector<const case_comparison*>> confirmed;
+    for (const auto& each : cases) {
+        if (!each.verdict->mistake.empty())
+            confirmed[{each.kind, each.verdict->mistake}].push_back(&each);
+    }
+    const auto another_case = [&](const case_comparison& each,
+                                  const std::string& name) -> const case_comparison* {
+        const auto found = confirmed.find({each.kind, name});
+        if (found == confirmed.end()) return nullptr;
+        for (const auto* naming : found->second) {
+            if (naming->case_name != each.case_name) return naming;
+        }
+        return nullptr;
+    };
+    for (const auto& each : cases) {
+        comparison& verdict = *each.verdict;
+        if (verdict.passed || !verdict.mistake.empty()) continue;
+        for (const auto& name : verdict.ambiguous_with) {
+            const case_comparison* sibling = another_case(each, name);
+            if (sibling == nullptr) continue;
+            const comparison& naming = *sibling->verdict;
+            verdict.same_slip_as = sibling->case_name;
+            verdict.same_slip = naming.mistake;
+            verdict.hint = naming.hint;
+            verdict.mistake_id = naming.mistake_id;
+            verdict.mistake_family = naming.mistake_family;
+            changed.push_back(each.verdict);
+            break;
+        }
+    }
+    return changed;
+}
+
 comparison take_back_name(comparison verdict) {
     verdict.taken_back = std::move(verdict.mistake);
     verdict.mistake.clear();
     verdict.hint.clear();
+    verdict.mistake_id.clear();
+    verdict.mistake_family.clear();
     return verdict;
+}
+
+std::string headline(const std::string& call, const comparison& verdict) {
+    std::string line = call + ": " + verdict.reason;
+    if (!verdict.mistake.empty()) return line + " — looks like: " + verdict.mistake;
+    if (!verdict.same_slip.empty())
+        return line + " — the same slip as " + verdict.same_slip_as +
+               " (looks like: " + verdict.same_slip + ")";
+    if (!verdict.diagnosis.empty()) return line + " — " + verdict.diagnosis;
+    return line;
 }
 
 std::string explain(const std::string& what, const expected_golden& expected,
                     const comparison& verdict, const std::string& case_name) {
     const std::string call = student_words(what);
     if (verdict.passed) return call + " matches golden " + expected.path;
-    std::string text = call + ": " + verdict.reason;
-    if (!verdict.mistake.empty()) {
-        text += " — looks like: " + verdict.mistake;
-    } else if (!verdict.diagnosis.empty()) {
-        text += " — " + verdict.diagnosis;
-    }
+    std::string text = headline(call, verdict);
     if (!case_name.empty() || !expected.source.empty()) {
         text += "\n  case" + (case_name.empty() ? "" : " " + case_name) +
                 (expected.source.empty() ? "" : ": " + expected.source);

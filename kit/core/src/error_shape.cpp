@@ -9,6 +9,8 @@
 #include <cstdio>
 #include <numeric>
 #include <optional>
+#include <utility>
+#include <vector>
 
 namespace attn::kit {
 // A namespace of its own: kit_core is one unity translation unit, and compare.cpp has helpers
@@ -37,27 +39,30 @@ public:
     explicit error_reader(const error_values& v)
         : v_(v), n_(v.expected.size()), strides_(strides_of(v.shape)) {}
 
-    std::string describe() const {
-        if (v_.withhold_expected) {
-            // For a hidden case: only what tells nothing of the expected values.
-            for (const auto& check :
-                 {&error_reader::negative_count, &error_reader::not_finite,
-                  &error_reader::unmasked_future, &error_reader::rows_not_normalised}) {
-                std::string sentence = (this->*check)();
-                if (!sentence.empty()) return sentence;
-            }
-            return "";
+    error_description describe() const {
+        using check = std::pair<const char*, std::string (error_reader::*)() const>;
+        // For a hidden case: only what tells nothing of the expected values.
+        static const std::vector<check> withheld = {
+            {"negative_count", &error_reader::negative_count},
+            {"not_finite", &error_reader::not_finite},
+            {"unmasked_future", &error_reader::unmasked_future},
+            {"rows_not_normalised", &error_reader::rows_not_normalised}};
+        static const std::vector<check> every = {
+            {"integer_overflow", &error_reader::integer_overflow},
+            {"not_finite", &error_reader::not_finite},
+            {"exact_factor", &error_reader::exact_factor},
+            {"unmasked_future", &error_reader::unmasked_future},
+            {"rows_not_normalised", &error_reader::rows_not_normalised},
+            {"constant_offset", &error_reader::constant_offset},
+            {"transposed", &error_reader::transposed},
+            {"permuted_slices", &error_reader::permuted_slices},
+            {"values_misplaced", &error_reader::values_misplaced},
+            {"one_slice", &error_reader::one_slice}};
+        for (const auto& [id, find] : v_.withhold_expected ? withheld : every) {
+            std::string sentence = (this->*find)();
+            if (!sentence.empty()) return {id, std::move(sentence)};
         }
-        for (const auto& check :
-             {&error_reader::integer_overflow, &error_reader::not_finite,
-              &error_reader::exact_factor, &error_reader::unmasked_future,
-              &error_reader::rows_not_normalised, &error_reader::constant_offset,
-              &error_reader::transposed, &error_reader::permuted_slices,
-              &error_reader::values_misplaced, &error_reader::one_slice}) {
-            std::string sentence = (this->*check)();
-            if (!sentence.empty()) return sentence;
-        }
-        return "";
+        return {};
     }
 
 private:
@@ -484,8 +489,8 @@ private:
 }  // namespace error_shape
 }  // namespace
 
-std::string describe_error(const error_values& values) {
-    if (values.got.size() != values.expected.size() || values.got.empty()) return "";
+error_description describe_error(const error_values& values) {
+    if (values.got.size() != values.expected.size() || values.got.empty()) return {};
     return error_shape::error_reader(values).describe();
 }
 

@@ -58,6 +58,12 @@ golden_file parse_file(const std::string& path, const nlohmann::json& json) {
     file.mistake_of = json.value("of", std::string{});
     file.mistake_name = json.value("name", std::string{});
     file.mistake_hint = json.value("hint", std::string{});
+    if (file.role == "mistake") {
+        // mistakes/<output>.<id>.npy
+        const std::string stem = std::filesystem::path(file.path).stem().string();
+        file.mistake_id = stem.substr(stem.find('.') + 1);
+        file.mistake_family = json.value("family", file.mistake_id);
+    }
     file.mistake_ambiguous = json.value("ambiguous", false);
     file.repr = json.value("repr", std::string{});
     file.print_precision = json.value("precision", 4);
@@ -243,8 +249,9 @@ expected_golden golden_store::expected(const std::string& name) const {
     result.throws = golden.throws;
     for (const auto& path : golden.mistakes) {
         const golden_file& mistake = file(path);
-        result.mistakes.push_back(
-            {mistake.mistake_name, mistake.mistake_hint, load(path), mistake.mistake_ambiguous});
+        result.mistakes.push_back({mistake.mistake_name, mistake.mistake_hint, load(path),
+                                   mistake.mistake_ambiguous, mistake.mistake_id,
+                                   mistake.mistake_family});
     }
     return result;
 }

@@ -135,20 +135,16 @@ std::vector<case_verdict> judge(const golden_store& cases, const result_folder& 
     for (const case_entry* entry : cases.cases(exercise)) {
         verdicts.push_back(judge_case(cases, *entry, results, shown));
     }
+    // Names decided over every case judged, as the test program decides them (decide_names).
     std::set<std::pair<std::string, std::string>> ruled_out;  // (kind, mistake)
-    for (const auto& verdict : verdicts) {
-        for (const auto& output : verdict.outputs) {
-            for (const auto& name : output.verdict.ruled_out) ruled_out.emplace(verdict.kind, name);
-        }
-    }
+    std::vector<case_comparison> compared;
     for (auto& verdict : verdicts) {
         for (auto& output : verdict.outputs) {
-            if (!output.verdict.mistake.empty() &&
-                ruled_out.count({verdict.kind, output.verdict.mistake}) != 0) {
-                output.verdict = take_back_name(std::move(output.verdict));
-            }
+            for (const auto& name : output.verdict.ruled_out) ruled_out.emplace(verdict.kind, name);
+            compared.push_back({verdict.kind, verdict.case_path, &output.verdict});
         }
     }
+    decide_names(compared, ruled_out);
     return verdicts;
 }
 
@@ -165,6 +161,7 @@ case_verdict judge_case(const golden_store& cases, const case_entry& entry,
                                     : output.withheld_reason;
             }
             output.diagnosis = output.withheld_diagnosis;
+            output.diagnosis_id = output.withheld_diagnosis_id;
             output.details.clear();
             output.expected_shape.clear();
             output.expected_dtype.clear();

@@ -29,8 +29,8 @@ protected:
                    const any_tensor& value) override {
         write_npy(folder_ / (name + ".npy"), value);
     }
-    void on_throw(const std::string& failure, bool stub, const char*, int) override {
-        write_error(folder_, failure, stub);
+    void on_throw(const call_failure& failure, const char*, int) override {
+        write_error(folder_, failure.line, failure.stub);
     }
 
 private:
@@ -52,8 +52,8 @@ protected:
                    const any_tensor& value) override {
         if (name == law_.output) write_npy(folder_ / (law_output_name(law_) + ".npy"), value);
     }
-    void on_throw(const std::string& failure, bool, const char*, int) override {
-        write_law_error(failure);
+    void on_throw(const call_failure& failure, const char*, int) override {
+        write_law_error(failure.line);
     }
 
 public:

@@ -89,21 +89,21 @@ std::string readable_message(const std::string& what) {
     return std::regex_replace(text, breaks, " ");
 }
 
-std::string failure_of(const std::function<void()>& code, const std::string& call,
-                       const std::string& arguments, bool* stub) {
-    const std::string called_with = arguments.empty() ? "" : " — called with " + arguments;
+call_failure failure_of(const std::function<void()>& code, const std::string& call,
+                        const std::string& arguments) {
+    std::string what;
     try {
         code();
-        return "";
+        return {};
     } catch (const attn::not_implemented& not_yet) {
-        if (stub != nullptr) *stub = true;
-        return not_yet.what();
+        return {not_yet.what(), not_yet.what(), true};
     } catch (const std::exception& error) {
-        return student_words(call) + " threw " + type_name(error) + ": \"" +
-               readable_message(error.what()) + "\"" + called_with;
+        what = student_words(call) + " threw " + type_name(error) + ": \"" +
+               readable_message(error.what()) + "\"";
     } catch (...) {
-        return student_words(call) + " threw something that is not a std::exception" + called_with;
+        what = student_words(call) + " threw something that is not a std::exception";
     }
+    return {what + (arguments.empty() ? "" : " — called with " + arguments), what, false};
 }
 
 }  // namespace attn::kit

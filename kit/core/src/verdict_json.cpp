@@ -65,6 +65,13 @@ nlohmann::json comparison_json(const comparison& compared) {
         {"diagnosis", compared.diagnosis}, {"ruled_out", compared.ruled_out},
         {"details", compared.details},
     };
+    if (!compared.mistake_id.empty()) {
+        json["mistake_id"] = compared.mistake_id;
+        json["family"] = compared.mistake_family;
+    }
+    if (!compared.same_slip_as.empty())
+        json["same_slip_as"] = {{"case", compared.same_slip_as}, {"mistake", compared.same_slip}};
+    if (!compared.diagnosis_id.empty()) json["diagnosis_id"] = compared.diagnosis_id;
     if (!compared.taken_back.empty()) json["taken_back"] = compared.taken_back;
     if (!compared.got_dtype.empty()) {
         json["shape"] = {{"got", compared.got_shape}};

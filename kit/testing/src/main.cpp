@@ -103,6 +103,7 @@ comparison run_to_run(const any_tensor& first, const any_tensor& again) {
         compared.reason = reason.str();
     }
     compared.mistake = "results differ from run to run: threads write the same memory";
+    compared.mistake_id = compared.mistake_family = "race";
     compared.hint =
         "each row must write only its own context row and keep its running values in local "
         "variables: a buffer shared by every row (a member pointer, a static or a global "
@@ -111,6 +112,7 @@ comparison run_to_run(const any_tensor& first, const any_tensor& again) {
         "the same call on the same inputs returned different values: a race "
         "between threads, or memory read before it was written";
     compared.withheld_diagnosis = compared.diagnosis;
+    compared.diagnosis_id = compared.withheld_diagnosis_id = "run_to_run";
     compared.withheld_reason = compared.reason;
     return compared;
 }
@@ -151,8 +153,8 @@ private:
                        const any_tensor& value) override {
             if (name == law_.output && !output) output = value;
         }
-        void on_throw(const std::string& text, bool, const char*, int) override {
-            failure = text.substr(0, text.find('\n'));
+        void on_throw(const call_failure& thrown, const char*, int) override {
+            failure = thrown.line.substr(0, thrown.line.find('\n'));
         }
 
     private:
@@ -268,9 +270,11 @@ private:
             }
             case_context::on_repeated(name, again_name, call, file, line, first, again);
         }
-        void on_throw(const std::string& failure, bool stub, const char* file, int line) override {
+        void on_throw(const call_failure& failure, const char* file, int line) override {
             stopped_ = true;
-            fail_at(file, line, failure, {stub ? "not_implemented" : "threw", "", {}});
+            failure_facts facts{failure.stub ? "not_implemented" : "threw", "", {}};
+            facts.alike = failure.alike;
+            fail_at(file, line, failure.line, std::move(facts));
         }
 
     private:
@@ -558,11 +562,11 @@ protected:
                     attention_matrix_json(store_.case_set(), name, value, golden.tensor, compared),
                     verdict, &compared);
     }
-    void on_throw(const std::string& failure, bool stub, const char*, int) override {
+    void on_throw(const call_failure& failure, const char*, int) override {
         if (out_.json()) {
-            out_.line({{"event", "threw"}, {"stub", stub}, {"message", failure}});
+            out_.line({{"event", "threw"}, {"stub", failure.stub}, {"message", failure.line}});
         } else {
-            std::cout << "yours: " << failure << '\n' << std::flush;
+            std::cout << "yours: " << failure.line << '\n' << std::flush;
         }
     }
 

@@ -1,6 +1,7 @@
 // kit/testing/src/verdicts.cpp — the verdict stream of a test program (kit/verdicts.hpp).
 #include "kit/verdicts.hpp"
 
+#include "kit/cases.hpp"
 #include "kit/verdict_json.hpp"
 
 #include <gtest/gtest.h>
@@ -11,6 +12,7 @@
 #include <csignal>
 #include <cstring>
 #include <fcntl.h>
+#include <map>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -158,6 +160,26 @@ nlohmann::json case_of(const ::testing::TestResult& result) {
 
 std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
 
+// The failure's "alike" key (docs/verdicts.md): failures of one program with the same key are
+// one failure on several cases, which a reader shows once. The same named slip (its family,
+// whatever its dim), the same shape of error in the same output, the same law broken, the same
+// throw whatever the arguments' shapes; an untouched stub's value cases and argument checks
+// alike. A mismatch with no name and no shape is alike only to itself.
+std::string alike_key(const failure_facts& facts, const comparison& compared,
+                      const std::string& text, const std::string& test) {
+    if (facts.kind == "mismatch") {
+        // A named slip, or the same slip as another case's (decide_names), by its family.
+        if (!compared.mistake_family.empty()) return "mistake:" + compared.mistake_family;
+        if (!compared.diagnosis_id.empty())
+            return "diagnosis:" + facts.output + ":" + compared.diagnosis_id;
+        return "mismatch:" + test + ":" + facts.output;
+    }
+    if (facts.kind == "law") return "law:" + facts.output;
+    if (facts.kind == "not_implemented") return "not_implemented";
+    if (facts.kind == "threw") return "threw:" + facts.alike;
+    return facts.kind + ":" + text;
+}
+
 class verdict_stream : public ::testing::EmptyTestEventListener {
 public:
     explicit verdict_stream(std::string program) : program_(std::move(program)) {}
@@ -172,8 +194,10 @@ public:
     void OnTestStart(const ::testing::TestInfo& test) override {
         failures_ = nlohmann::json::array();
         unnamed_.clear();
+        facts_.clear();
         ruled_out_now().clear();
-        write_line({{"event", "start"}, {"test", full_name(test)}});
+        running_ = full_name(test);
+        write_line({{"event", "start"}, {"test", running_}});
         prepare_crash_line(full_name(test));
     }
 
@@ -191,6 +215,7 @@ public:
         nlohmann::json failure = {{"kind", facts.kind},
                                   {"message", first_line(text)},
                                   {"text", text},
+                                  {"alike", alike_key(facts, facts.compared, text, running_)},
                                   {"file", part.file_name() ? part.file_name() : ""},
                                   {"line", part.line_number()}};
         if (facts.kind == "mismatch" || facts.kind == "law") {
@@ -205,17 +230,20 @@ public:
             unnamed = failure;
             unnamed["message"] = first_line(facts.unnamed_text);
             unnamed["text"] = facts.unnamed_text;
-            unnamed["comparison"] = comparison_json(take_back_name(facts.compared));
+            const comparison taken_back = take_back_name(facts.compared);
+            unnamed["alike"] = alike_key(facts, taken_back, facts.unnamed_text, running_);
+            unnamed["comparison"] = comparison_json(taken_back);
         }
         failures_.push_back(std::move(failure));
         unnamed_.push_back(std::move(unnamed));
+        facts_.push_back(facts);
     }
 
     void OnTestEnd(const ::testing::TestInfo& test) override {
         const auto& result = *test.result();
         const char* status = result.Skipped() ? "skipped" : result.Failed() ? "failed" : "passed";
         finished_.push_back({test_event(test, status, failures_), test.test_suite_name(),
-                             ruled_out_now(), unnamed_});
+                             ruled_out_now(), unnamed_, facts_});
         write_line(finished_.back().event);
         noted().clear();
         prepare_crash_line("");
@@ -246,6 +274,7 @@ private:
         std::string kind;                     // its suite: a value case's ATTN_CASE kind
         std::vector<std::string> ruled_out;   // the recorded mistakes its results are not
         std::vector<nlohmann::json> unnamed;  // each failure with its name taken back, or null
+        std::vector<failure_facts> facts;     // each failure's, its comparison decided at the end
     };
 
     static nlohmann::json test_event(const ::testing::TestInfo& test, const char* status,
@@ -254,22 +283,45 @@ private:
                 {"status", status}, {"failures", failures},    {"ruled_out", ruled_out_now()}};
     }
 
-    // Each test that names a mistake another test of its kind rules out, written again with
-    // that failure's name taken back.
+    // The names decided over every test (decide_names, as the judge decides them): each test
+    // whose failure that changes is written again, its name taken back or its failure the
+    // same slip as another test's.
     void write_revised_tests() {
         std::set<std::pair<std::string, std::string>> ruled_out;  // (kind, mistake)
-        for (const auto& test : finished_) {
+        std::vector<case_comparison> compared;
+        for (auto& test : finished_) {
             for (const auto& name : test.ruled_out) ruled_out.emplace(test.kind, name);
+            for (auto& facts : test.facts) {
+                if (facts.kind == "mismatch")
+                    compared.push_back({test.kind, test.event["test"], &facts.compared});
+            }
         }
+        const auto changed = decide_names(compared, ruled_out);
+        const auto root_causes = failed_callees();
         for (auto& test : finished_) {
             bool revised = false;
+            const auto cause = root_causes.find(test.kind);
+            if (cause != root_causes.end() && test.event["status"] == "failed" &&
+                !test.event["case"].is_null()) {
+                test.event["because"] = cause->second;
+                revised = true;
+            }
             auto& failures = test.event["failures"];
-            for (std::size_t i = 0; i < test.unnamed.size() && i < failures.size(); ++i) {
-                const std::string mistake =
-                    failures[i].value("comparison", nlohmann::json::object()).value("mistake", "");
-                if (test.unnamed[i].is_null() || ruled_out.count({test.kind, mistake}) == 0)
-                    continue;
-                failures[i] = test.unnamed[i];
+            for (std::size_t i = 0; i < test.facts.size() && i < failures.size(); ++i) {
+                const comparison& verdict = test.facts[i].compared;
+                if (std::find(changed.begin(), changed.end(), &verdict) == changed.end()) continue;
+                if (!verdict.taken_back.empty()) {
+                    failures[i] =
+                        test.unnamed[i];  // its text without the name, kept when it failed
+                } else {
+                    auto& failure = failures[i];
+                    const std::string text = failure["text"];
+                    const std::string first = headline(failure.value("call", ""), verdict);
+                    failure["message"] = first;
+                    failure["text"] = first + text.substr(std::min(text.find('\n'), text.size()));
+                    failure["alike"] = alike_key(test.facts[i], verdict, text, test.event["test"]);
+                    failure["comparison"] = comparison_json(verdict);
+                }
                 revised = true;
             }
             if (!revised) continue;
@@ -278,9 +330,35 @@ private:
         }
     }
 
+    // For each kind that calls another (ATTN_CASE_CALLS) whose value cases failed, the first
+    // such callee: {"function", "failed", "cases"}, its failed and run value cases.
+    std::map<std::string, nlohmann::json> failed_callees() const {
+        std::map<std::string, std::pair<int, int>> counted;  // kind -> (failed, run)
+        for (const auto& test : finished_) {
+            if (test.event["case"].is_null()) continue;  // an argument check
+            auto& [failed, run] = counted[test.kind];
+            failed += test.event["status"] == "failed";
+            ++run;
+        }
+        std::map<std::string, nlohmann::json> causes;
+        for (const auto& calls : calls_between_kinds()) {
+            for (const auto& callee : calls.callees) {
+                const auto found = counted.find(callee);
+                if (found == counted.end() || found->second.first == 0) continue;
+                causes[calls.kind] = {{"function", callee},
+                                      {"failed", found->second.first},
+                                      {"cases", found->second.second}};
+                break;
+            }
+        }
+        return causes;
+    }
+
     std::string program_;
+    std::string running_;  // the test running now, as its events name it
     nlohmann::json failures_ = nlohmann::json::array();
     std::vector<nlohmann::json> unnamed_;  // beside failures_: each one's unnamed twin, or null
+    std::vector<failure_facts> facts_;     // beside failures_: each one's facts
     std::vector<finished_test> finished_;
 };
 

@@ -88,11 +88,10 @@ public:
     template <class Call>
     auto run(const char* call_text, const char* file, int line, Call&& call) {
         std::optional<decltype(evaluated(call()))> value;
-        bool stub = false;
-        const std::string failure = failure_of([&] { value.emplace(evaluated(call())); }, call_text,
-                                               arguments_of(call_text, loaded_), &stub);
-        if (!failure.empty()) {
-            on_throw(failure, stub, file, line);
+        const call_failure failure = failure_of([&] { value.emplace(evaluated(call())); },
+                                                call_text, arguments_of(call_text, loaded_));
+        if (failure.threw()) {
+            on_throw(failure, file, line);
             throw case_stopped{};
         }
         return std::move(*value);
@@ -132,8 +131,7 @@ protected:
         on_result(name, call, file, line, first);
         on_result(again_name, call, file, line, again);
     }
-    // `stub`: what threw was attn::not_implemented, an untouched stub.
-    virtual void on_throw(const std::string& failure, bool stub, const char* file, int line) = 0;
+    virtual void on_throw(const call_failure& failure, const char* file, int line) = 0;
 
     const golden_store& store_;
     const case_entry& entry_;
@@ -165,6 +163,21 @@ const std::vector<case_kind>& case_kinds();
 // Called by ATTN_CASE during static initialisation; returns true.
 bool register_case_kind(case_kind kind);
 
+// A kind of case whose call runs the student's code of other kinds of the same exercise
+// (ATTN_CASE_CALLS): `forward` calls `split_heads`. Where both fail, the callee's failure is
+// the root cause, and the caller's says so (docs/verdicts.md, "because").
+struct case_calls {
+    std::string exercise;
+    std::string kind;
+    std::vector<std::string> callees;  // in the order to fix them
+};
+
+// Every ATTN_CASE_CALLS linked into this program.
+const std::vector<case_calls>& calls_between_kinds();
+
+// Called by ATTN_CASE_CALLS during static initialisation; returns true.
+bool register_case_calls(case_calls calls);
+
 // Runs the case's body; a throw of the code under test has already been reported then.
 void run_case(const case_kind& kind, case_context& context);
 
@@ -178,6 +191,13 @@ void run_case(const case_kind& kind, case_context& context);
         ::attn::kit::register_case_kind(                                      \
             {ATTN_EXERCISE_ID, #kind, attn_case_##kind, __FILE__, __LINE__}); \
     static void attn_case_##kind(::attn::kit::case_context& the_case)
+
+// The case kind `kind` calls the student's code that the kinds named after it test, in the
+// order a student should fix them, as the notebook's code does:
+//   ATTN_CASE_CALLS(multi_head_attention, "split_heads", "truncated_mask", "merge_heads");
+#define ATTN_CASE_CALLS(kind, ...)                                      \
+    [[maybe_unused]] static const bool attn_calls_##kind##_registered = \
+        ::attn::kit::register_case_calls({ATTN_EXERCISE_ID, #kind, {__VA_ARGS__}})
 
 // One call of the code under test, whose result is the case's output `name`; evaluates to
 // that result, so a further output can be computed from it.

@@ -27,6 +27,14 @@ struct error_values {
     bool withhold_expected = false;
 };
 
-std::string describe_error(const error_values& values);
+// The first shape that fits: `id` names the shape (the check that found it: "exact_factor",
+// "transposed", "not_finite", ...), the same whatever the numbers, for a reader that groups
+// failures; `text` is the sentence. Both empty when none fits.
+struct error_description {
+    std::string id;
+    std::string text;
+};
+
+error_description describe_error(const error_values& values);
 
 }  // namespace attn::kit

@@ -53,6 +53,11 @@ struct golden_file {
     std::vector<std::string> throws;
     std::string mistake_of;    // mistake, scale: the expected tensor it belongs to
     std::string mistake_name;  // mistake: "softmax over the wrong axis (...)"
+    // mistake: its id, the recorder's slug (its file is mistakes/<output>.<id>.npy: "wrong_axis"),
+    // and its family, the slip it is a variant of ("first_unfilled" for a first row or column
+    // left unfilled): display text may change, ids do not (docs/verdicts.md).
+    std::string mistake_id;
+    std::string mistake_family;
     std::string mistake_hint;  // mistake: one line on how to fix it
     // mistake: another recorded mistake, of another name, gives the same tensor on this case
     // (tools/record's "ambiguous"): a result equal to it is not named here; another case of the
@@ -98,7 +103,9 @@ struct known_mistake {
     std::string name;
     std::string hint;
     any_tensor tensor;
-    bool ambiguous = false;  // golden_file::mistake_ambiguous: never named
+    bool ambiguous = false;   // golden_file::mistake_ambiguous: never named
+    std::string id = {};      // golden_file::mistake_id
+    std::string family = {};  // golden_file::mistake_family
 };
 
 // Everything a comparison with one expected golden needs.

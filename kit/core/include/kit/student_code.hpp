@@ -41,10 +41,20 @@ std::string type_name(const std::exception& error);
 // prefix dropped, its bounds message shortened, line breaks and tabs made spaces.
 std::string readable_message(const std::string& what);
 
-// Runs `code`; returns "" if it returned normally, else the one line that says what threw.
-// `arguments` is what arguments_of says about the call ("" leaves out "called with");
-// `*stub`, if given, says whether what threw was attn::not_implemented (an untouched stub).
-std::string failure_of(const std::function<void()>& code, const std::string& call,
-                       const std::string& arguments = "", bool* stub = nullptr);
+// What a call that threw says.
+struct call_failure {
+    std::string line;  // the one line that says what threw; "" if the call returned normally
+    // The same line without the arguments' shapes: the same on every case that the same throw
+    // stops, so a reader groups those cases by it (docs/verdicts.md, "alike").
+    std::string alike;
+    bool stub = false;  // what threw was attn::not_implemented (an untouched stub)
+
+    bool threw() const { return !line.empty(); }
+};
+
+// Runs `code`, the test's `call`, and says what it threw, if anything. `arguments` is what
+// arguments_of says about the call ("" leaves out "called with").
+call_failure failure_of(const std::function<void()>& code, const std::string& call,
+                        const std::string& arguments = "");
 
 }  // namespace attn::kit

@@ -53,6 +53,8 @@ struct failure_facts {
     // (take_back_name), which the stream shows instead if another case of the same kind rules
     // the name out.
     std::string unnamed_text = {};
+    // A throw: what threw, without the arguments' shapes (call_failure::alike).
+    std::string alike = {};
 };
 
 // Records `facts` for the GoogleTest failure with the text `text` that the caller adds next
