@@ -40,7 +40,7 @@ LAW_SENTENCE = "law broken: the output of token 0 changed when tokens 3.. of x c
 def run_slip(slip: str, folder: Path):
     """(state, reason, the verdict stream's tests) of test_ex19_slips with ATTN_SLIP=slip."""
     program = BUILD / "bin" / "test_ex19_slips"
-    state, reason, _ = status_line(program, EX19, slip, KIT_CATALOGUE, folder)
+    state, reason, _, _ = status_line(program, EX19, slip, KIT_CATALOGUE, folder)
     return state, reason, reports.read_verdicts(folder / f"{slip}.verdicts").tests
 
 

@@ -10,7 +10,9 @@ environment variable ATTN_SLIP and declared by one line of the file,
     // slip: out_proj_dropped -> out_proj
 
 which says: with ATTN_SLIP=out_proj_dropped the exercise must fail, and its status line (the
-reason `tools/kit status` and `check` give, tools/kitcli/progress.py) must contain "out_proj".
+reason `tools/kit status` and `check` give, tools/kitcli/progress.py) must contain "out_proj",
+and every mistake its failing tests name must say it too: one slip, not two names (a test
+whose function waits for a failing one it calls names none: docs/verdicts.md, "because").
 What `check` shows of the failures must read as the student's code does: no identifier of the
 test harness (HARNESS) anywhere on it. The build's test_exNN_slips program
 (cmake/AttnExercise.cmake) runs each slip, as `tools/kit check` runs a student's file; without
@@ -49,8 +51,10 @@ def declared_slips(path: Path) -> list:
 
 def status_line(program: Path, exercise: dict, slip: str | None, kit: Kit,
                 folder: Path) -> tuple:
-    """(state name, reason, the lines `check` shows of the failures) of one run of the slips
-    program with ATTN_SLIP=slip."""
+    """(state name, reason, the lines `check` shows of the failures, the mistakes its
+    failing tests name) of one run of the slips program with ATTN_SLIP=slip: a failing test
+    names the mistake its first failure names, or the one another test names where it is the
+    same slip (docs/verdicts.md); a test that waits for a function it calls names none."""
     verdicts = folder / f"{slip or 'solution'}.verdicts"
     environment = dict(os.environ)
     environment.pop("ATTN_SLIP", None)
@@ -62,19 +66,22 @@ def status_line(program: Path, exercise: dict, slip: str | None, kit: Kit,
                              cwd=KIT, env=environment, stdout=subprocess.DEVNULL,
                              stderr=subprocess.DEVNULL, timeout=kit.test_wall_s)
     except subprocess.TimeoutExpired:
-        return progress.FAILING, progress.timed_out(kit), []
+        return progress.FAILING, progress.timed_out(kit), [], set()
     except OSError as error:
         raise SystemExit(f"test_slips: cannot run {program}: {error} (build it first)")
     stream = reports.read_verdicts(verdicts)
     if stream is None or not stream.finished:
         if stream is not None and stream.signal:
-            return progress.FAILING, progress.crashed(stream.signal, stream.running, kit), []
+            return (progress.FAILING, progress.crashed(stream.signal, stream.running, kit), [],
+                    set())
         signal = f" (signal {-run.returncode})" if run.returncode < 0 else ""
-        return progress.FAILING, f"the test program stopped before its end{signal}", []
+        return progress.FAILING, f"the test program stopped before its end{signal}", [], set()
     state = progress.verdict(exercise, stream.tests, program_passed=run.returncode == 0)
     failed = [case for case in stream.tests if case.outcome == "failed"]
     screen = student.function_summary(stream.tests) + student.failures_report(failed)
-    return state.name, state.reason, screen
+    names = {case.mistake or case.failures[0].same_slip for case in failed
+             if not case.because and case.failures} - {""}
+    return state.name, state.reason, screen, names
 
 
 def main() -> int:
@@ -98,16 +105,19 @@ def main() -> int:
 
     problems, solution_problem = [], None
     with tempfile.TemporaryDirectory(prefix="kit-slips-") as folder:
-        state, reason, _ = status_line(program, exercise, None, kit, Path(folder))
+        state, reason, _, _ = status_line(program, exercise, None, kit, Path(folder))
         if state != progress.DONE:
             solution_problem = f"without a slip the file must be done, but: {state}: {reason}"
         for name, expected in slips:
-            state, reason, screen = status_line(program, exercise, name, kit,
-                                                Path(folder))
+            state, reason, screen, names = status_line(program, exercise, name, kit,
+                                                       Path(folder))
             if state == progress.DONE:
                 problems.append(f"{name}: passed as done")
             elif expected not in reason:
                 problems.append(f"{name}: the status line does not say {expected!r}: {reason}")
+            elif [other for other in names if expected not in other]:  # one slip, two names
+                problems.append(f"{name}: also named: "
+                                + "; ".join(other for other in names if expected not in other))
             harness = [line for line in screen if HARNESS.search(line)]
             if harness:
                 problems.append(f"{name}: `check` shows the test harness: {harness[0].strip()}")

@@ -6,7 +6,7 @@
 // slip: unscaled -> left out the division by sqrt(d_k)
 // slip: sqrt_of_N -> divided by sqrt(N)
 // slip: scores_transposed -> computed queries.T @ keys
-// slip: row_softmax -> softmax over the rows instead of the columns
+// slip: row_softmax -> softmax over the wrong axis (dim=1 instead of dim=0)
 // The whole of Exercise 7: the projections and the product with the values.
 // slip: weights_transposed -> multiplied the values by the transposed weights
 // slip: forgot_bias -> left out the biases
