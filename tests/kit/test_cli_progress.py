@@ -8,6 +8,7 @@ exercise, whatever happened to the others.
 """
 
 import io
+import os
 import shutil
 import sys
 import unittest
@@ -15,7 +16,7 @@ from contextlib import redirect_stdout
 from unittest import mock
 
 from cli_testing import CTEST_LAB, ThrowawayKitTest
-from kitcli import build, progress, reports, student
+from kitcli import build, heatmap, progress, reports, student
 from kitcli.terminal import BuildProgress, progress_bar
 
 NO_BUILD_OUTPUT = ""
@@ -341,6 +342,21 @@ class WatchTest(ThrowawayKitTest):
             self.assertEqual(printed[0], first)
             self.assertEqual(printed[1], lines[0])
             self.assertEqual(printed[-1], "Watching: save to check again.")
+
+    def test_on_a_terminal_the_checks_pictures_keep_their_colour(self):
+        def check(kit, number):
+            print("in colour" if heatmap.colour_wanted() else "plain")
+            print(f"✗ Exercise {number} is not done yet")
+
+        for terminal, said in ((True, "in colour"), (False, "plain")):
+            screen = io.StringIO()
+            environment = {name: value for name, value in os.environ.items()
+                           if name != "NO_COLOR"}
+            with mock.patch.object(screen, "isatty", return_value=terminal), \
+                    mock.patch.dict(os.environ, dict(environment, TERM="xterm"), clear=True), \
+                    mock.patch("kitcli.student.check", side_effect=check), redirect_stdout(screen):
+                lines = student.watched_check(self.kit, self.ex("02"))
+            self.assertEqual(lines[2:], [said])
 
 
 class BuildProgressTest(unittest.TestCase):

@@ -487,9 +487,21 @@ def watch(kit: Kit, number: str | None) -> int:
         return 0
 
 
+class ScreenBuffer(io.StringIO):
+    """What `check` prints for watch to redraw, kept as a terminal would show it: where the
+    real output is a terminal, `check` draws its pictures in colour into this too."""
+
+    def __init__(self, screen):
+        super().__init__()
+        self.screen = screen
+
+    def isatty(self) -> bool:
+        return self.screen.isatty()
+
+
 def watched_check(kit: Kit, ex: dict) -> list:
     """The lines `check` prints for `ex`, its verdict (the last line) moved to the top."""
-    printed = io.StringIO()
+    printed = ScreenBuffer(sys.stdout)
     with contextlib.redirect_stdout(printed):
         check(kit, ex["id"])
     lines = printed.getvalue().rstrip("\n").splitlines()
