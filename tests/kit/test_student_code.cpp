@@ -49,7 +49,9 @@ TEST(StudentCodeTest, OtherExceptionsNameTheCallTheTypeAndTheArgumentShapes) {
     EXPECT_FALSE(line.stub);
     EXPECT_EQ(line.line,
               "context_vector(inputs, weights) threw std::runtime_error: \"Dot: shape "
-              "mismatch.\" — called with inputs (6, 3), weights (5,)");
+              "mismatch.\" — called with inputs (6, 3), weights (5,) — xt::linalg::dot(a, b) "
+              "needs a's last size to equal b's first: a transpose is missing, or one too many "
+              "(the notebook's x @ W.T is dot(x, transpose(W)))");
     // The same throw on a case of other shapes is alike: the shapes are left out.
     EXPECT_EQ(line.alike,
               "context_vector(inputs, weights) threw std::runtime_error: \"Dot: shape mismatch.\"");
@@ -73,6 +75,33 @@ TEST(StudentCodeTest, XtensorsBoundsCheckLosesItsHeaderPathAndLineBreak) {
     EXPECT_EQ(line.line,
               "dot_scores(inputs, query) threw std::runtime_error: \"index 6 is out of "
               "bounds for axis 0 (size 6)\" — called with inputs (6, 3), query (3,)");
+}
+
+// A library's shape error, in the words of the exercises: what it usually means here.
+TEST(StudentCodeTest, ALibrarysShapeErrorSaysWhatItUsuallyMeansHere) {
+    using attn::kit::shape_error_meaning;
+    const auto message = [](const std::string& lhs, const std::string& rhs) {
+        return readable_message("Incompatible dimension of arrays:\n LHS shape = (" + lhs +
+                                ")\n RHS shape = (" + rhs + ")");
+    };
+    // A mask of the context length, not cut to the T tokens of the input.
+    EXPECT_EQ(shape_error_meaning("xt::broadcast_error", message("11, 11, ", "9, 9, ")),
+              "a 11×11 matrix met a 9×9 one: a mask made for 11 tokens (the context length) "
+              "used on 9? take its top-left 9×9 block, as the notebook's mask[:T, :T] does");
+    EXPECT_EQ(shape_error_meaning("xt::broadcast_error", message("6, 3, ", "3, 6, ")),
+              "one of the two is transposed: (6, 3) against (3, 6)");
+    EXPECT_EQ(shape_error_meaning("xt::broadcast_error", message("2, 6, 4, ", "6, 5, ")),
+              "element by element, two shapes must agree axis by axis from the right (or be 1 "
+              "there): (2, 6, 4) against (6, 5) do not");
+    EXPECT_EQ(shape_error_meaning("xt::concatenate_error", message("6, 2, ", "5, 2, ")),
+              "xt::concatenate joins tensors whose sizes agree on every axis but the one joined: "
+              "(6, 2) and (5, 2) do not");
+    // Nothing said where nothing is known: a Release build's message states no shapes.
+    EXPECT_EQ(shape_error_meaning("xt::broadcast_error",
+                                  "Incompatible dimension of arrays, compile in DEBUG for more "
+                                  "info"),
+              "");
+    EXPECT_EQ(shape_error_meaning("std::runtime_error", "bad"), "");
 }
 
 TEST(StudentCodeTest, AMessageOverSeveralLinesBecomesOne) {

@@ -89,21 +89,86 @@ std::string readable_message(const std::string& what) {
     return std::regex_replace(text, breaks, " ");
 }
 
+namespace {
+
+// The sizes of the shape that follows `label` in xtensor's message ("LHS shape = (11, 11, )").
+std::vector<std::size_t> stated_shape(const std::string& message, const std::string& label) {
+    std::vector<std::size_t> sizes;
+    const auto at = message.find(label + " shape = (");
+    if (at == std::string::npos) return sizes;
+    const auto close = message.find(')', at);
+    std::string inside = message.substr(at + label.size() + 10, close - at - label.size() - 10);
+    for (std::size_t start = 0; start < inside.size();) {
+        const auto comma = inside.find(',', start);
+        const std::string part = inside.substr(start, comma - start);
+        if (part.find_first_of("0123456789") != std::string::npos)
+            sizes.push_back(std::stoul(part));
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+    }
+    return sizes;
+}
+
+std::string shape_text(const std::vector<std::size_t>& sizes) {
+    std::string text = "(";
+    for (std::size_t i = 0; i < sizes.size(); ++i)
+        text += (i ? ", " : "") + std::to_string(sizes[i]);
+    return text + (sizes.size() == 1 ? ",)" : ")");
+}
+
+}  // namespace
+
+std::string shape_error_meaning(const std::string& type, const std::string& message) {
+    if (message == "Dot: shape mismatch.") {
+        return "xt::linalg::dot(a, b) needs a's last size to equal b's first: a transpose is "
+               "missing, or one too many (the notebook's x @ W.T is dot(x, transpose(W)))";
+    }
+    const auto lhs = stated_shape(message, "LHS"), rhs = stated_shape(message, "RHS");
+    if (lhs.empty() || rhs.empty()) return "";
+    if (type == "xt::concatenate_error") {
+        return "xt::concatenate joins tensors whose sizes agree on every axis but the one "
+               "joined: " +
+               shape_text(lhs) + " and " + shape_text(rhs) + " do not";
+    }
+    if (type != "xt::broadcast_error") return "";
+    if (lhs.size() == 2 && rhs.size() == 2 && lhs[0] == lhs[1] && rhs[0] == rhs[1]) {
+        const auto big = std::to_string(std::max(lhs[0], rhs[0]));
+        const auto small = std::to_string(std::min(lhs[0], rhs[0]));
+        return "a " + big + "×" + big + " matrix met a " + small + "×" + small +
+               " one: a mask made "
+               "for " +
+               big + " tokens (the context length) used on " + small +
+               "? take its "
+               "top-left " +
+               small + "×" + small + " block, as the notebook's mask[:T, :T] does";
+    }
+    if (lhs.size() == rhs.size() && lhs != rhs &&
+        std::equal(lhs.begin(), lhs.end(), rhs.rbegin())) {
+        return "one of the two is transposed: " + shape_text(lhs) + " against " + shape_text(rhs);
+    }
+    return "element by element, two shapes must agree axis by axis from the right (or be 1 "
+           "there): " +
+           shape_text(lhs) + " against " + shape_text(rhs) + " do not";
+}
+
 call_failure failure_of(const std::function<void()>& code, const std::string& call,
                         const std::string& arguments) {
-    std::string what;
+    std::string what, meaning;
     try {
         code();
         return {};
     } catch (const attn::not_implemented& not_yet) {
         return {not_yet.what(), not_yet.what(), true};
     } catch (const std::exception& error) {
-        what = student_words(call) + " threw " + type_name(error) + ": \"" +
-               readable_message(error.what()) + "\"";
+        const std::string message = readable_message(error.what());
+        what = student_words(call) + " threw " + type_name(error) + ": \"" + message + "\"";
+        meaning = shape_error_meaning(type_name(error), message);
     } catch (...) {
         what = student_words(call) + " threw something that is not a std::exception";
     }
-    return {what + (arguments.empty() ? "" : " — called with " + arguments), what, false};
+    return {what + (arguments.empty() ? "" : " — called with " + arguments) +
+                (meaning.empty() ? "" : " — " + meaning),
+            what, false};
 }
 
 }  // namespace attn::kit

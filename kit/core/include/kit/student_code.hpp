@@ -6,8 +6,10 @@
 // case passed:
 //   attn::context_vector(inputs, weights) threw attn::shape_error: "context_vector: ..." —
 //   called with inputs (6, 3), weights (5,)
-// (one line). xtensor's bounds check (XTENSOR_ENABLE_ASSERT) is shown without its header
-// path: "index 6 is out of bounds for axis 0 (size 6)".
+// (one line), and, for a library's shape error, what it usually means here
+// (shape_error_meaning): "— xt::linalg::dot(a, b) needs a's last size to equal b's first: a
+// transpose is missing, or one too many (...)". xtensor's bounds check (XTENSOR_ENABLE_ASSERT)
+// is shown without its header path: "index 6 is out of bounds for axis 0 (size 6)".
 #pragma once
 
 #include <exception>
@@ -40,6 +42,13 @@ std::string type_name(const std::exception& error);
 // An exception's what() as one readable line: xtensor's "<header>:438: check failed\n\t"
 // prefix dropped, its bounds message shortened, line breaks and tabs made spaces.
 std::string readable_message(const std::string& what);
+
+// What a library's shape error usually means in these exercises, as a sentence for a student,
+// or "": xtensor-blas's `Dot: shape mismatch.`, and xtensor's broadcast and concatenate errors,
+// whose message (`readable_message`) states both shapes. `type` is the exception's type_name.
+//   "a 9×9 matrix met a 6×6 one: a mask made for 9 tokens (the context length) used on 6?
+//   take its top-left 6×6 block, as the notebook's mask[:T, :T] does"
+std::string shape_error_meaning(const std::string& type, const std::string& message);
 
 // What a call that threw says.
 struct call_failure {
