@@ -153,7 +153,8 @@ TEST(CompareTest, NamesAKnownMistakeAndItsHint) {
     EXPECT_EQ(text.substr(0, text.find('\n')),
               "softmax(s, 0): 6 of 6 values differ; worst at [0, 2]: got 0.7, expected 0.1981 "
               "(4.31e+05× the tolerance) — looks like: softmax over the wrong axis");
-    EXPECT_THAT(text, HasSubstr("\n  case two_rows: a test\n  golden: 01_x/case/w.npy\n  hint: "
+    EXPECT_THAT(text, HasSubstr("\n  case two_rows: a test\n  PyTorch's answer: 01_x/case/w.npy "
+                                "(`tools/kit show 01 two_rows` prints it)\n  hint: "
                                 "use your axis\n"));
 }
 

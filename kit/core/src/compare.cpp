@@ -168,10 +168,11 @@ std::string tolerance_line(const expected_golden& golden) {
     if (golden.tensor.index() != 0)
         return "\n  " + dtype_name(golden.tensor) + " values must be equal";
     const auto& t = golden.tolerance;
-    std::string line = "\n  tolerance: |got - expected| <= atol + rtol * scale with atol = " +
-                       message_number(t.atol) + ", rtol = " + message_number(t.rtol) +
-                       " (sums of length " + std::to_string(t.reduction) +
-                       "; scale = the magnitude of what was summed)";
+    // In words, not as atol and rtol: a student reads why a difference is allowed at all.
+    std::string line = "\n  allowed: |got - expected| up to " + message_number(t.atol) + " + " +
+                       message_number(t.rtol) + " × scale, float32's rounding in sums of " +
+                       std::to_string(t.reduction) +
+                       " values (scale: the magnitude of what was summed)";
     if (t.factor != 1.0) line += ", times " + message_number(t.factor) + ": " + t.reason;
     return line;
 }
@@ -385,7 +386,13 @@ std::string explain(const std::string& what, const expected_golden& expected,
         text += "\n  case" + (case_name.empty() ? "" : " " + case_name) +
                 (expected.source.empty() ? "" : ": " + expected.source);
     }
-    text += "\n  golden: " + expected.path;
+    // PyTorch's answer, recorded (docs/maintaining.md), and how to print it: "golden" is the
+    // kit's word, not the student's.
+    text += "\n  PyTorch's answer: " + expected.path;
+    const auto folder_end = expected.path.find('/');
+    if (!case_name.empty() && folder_end != std::string::npos && folder_end >= 2)
+        text +=
+            " (`tools/kit show " + expected.path.substr(0, 2) + " " + case_name + "` prints it)";
     if (!verdict.hint.empty()) text += "\n  hint: " + verdict.hint;
     return text + verdict.details;
 }

@@ -104,7 +104,8 @@ std::string headline(const std::string& call, const comparison& verdict);
 //   "score_tensor_bytes(batch, num_heads, T): got -1,073,741,824, expected 3,221,225,472 (must
 //   be equal; 4,294,967,296 fewer than expected) — looks like: ..." (headline)
 // then, each on its own line, "  case <case_name>: <the case's description>",
-// "  golden: <path>", the hint and the details.
+// "  PyTorch's answer: <path> (`tools/kit show NN <case_name>` prints it)", the hint and the
+// details.
 std::string explain(const std::string& what, const expected_golden& expected,
                     const comparison& verdict, const std::string& case_name = "");
 
