@@ -89,13 +89,6 @@ class Failure:
     # decided (docs/verdicts.md): the same named slip, shape of error, law or throw.
     alike: str = ""
 
-    @property
-    def non_finite_where_finite(self) -> bool:
-        """The worst value is nan or inf where the answer is a number: a sign of memory read
-        that was never written, or of arithmetic gone wrong."""
-        return (self.worst is not None and isinstance(self.worst.get("expected"), (int, float))
-                and not isinstance(self.worst.get("got"), (int, float)))
-
 
 @dataclass(frozen=True)
 class TestVerdict:
