@@ -343,7 +343,7 @@ class CountsAndStatusesTest(unittest.TestCase):
             return named
         records = [{"id": student, "status": "graded", "seconds": 1.0, "total": 0.0, "max": 20,
                     "exercises": {"02": exercise(0.0, 0, 2, [axis("02/a", name),
-                                                              axis("02/b", name)])}}
+                                                             axis("02/b", name)])}}
                    for student, name in (("ann", AXIS), ("bob", other_dim))]
         html, _ = render(records)
         section = html[html.index('id="mistakes"'):html.index('id="students"')]
