@@ -8,6 +8,7 @@ import json
 import os
 import sys
 import unittest
+from dataclasses import replace
 from contextlib import redirect_stdout
 from unittest import mock
 
@@ -40,9 +41,10 @@ def failure(text: str) -> dict:
     return entry
 
 
-def stream(tests: dict, checks: dict = None) -> str:
+def stream(tests: dict, checks: dict = None, groups: list = None) -> str:
     """A finished verdict stream: {"suite.name": [failure texts]}, value cases all, then the
-    argument checks `checks` (same form, no case)."""
+    argument checks `checks` (same form, no case); `groups`, the order of the failures to show
+    as the program decided it, or none decided."""
     lines = [{"event": "program", "schema": "attn-kit/test-verdicts", "version": 1}]
     for name, messages in (checks or {}).items():
         lines.append({"event": "test", "test": name, "case": None,
@@ -52,7 +54,7 @@ def stream(tests: dict, checks: dict = None) -> str:
         lines.append({"event": "test", "test": name, "case": f"02_x/{name.split('.')[1]}",
                       "status": "failed" if messages else "passed",
                       "failures": [failure(message) for message in messages]})
-    lines.append({"event": "end", "tests": len(lines) - 1, "failed": 0})
+    lines.append({"event": "end", "tests": len(lines) - 1, "failed": 0, "groups": groups or []})
     return "".join(json.dumps(line) + "\n" for line in lines)
 
 
@@ -61,10 +63,11 @@ class CheckTest(ThrowawayKitTest):
         super().setUp()
         self.start_work("02")
 
-    def fake_program(self, tests: dict, printed: str = "", checks: dict = None) -> None:
+    def fake_program(self, tests: dict, printed: str = "", checks: dict = None,
+                     groups: list = None) -> None:
         """A test program that prints `printed`, then writes `tests` as its verdict stream."""
         data = self.kit.root / "stream.verdicts"
-        data.write_text(stream(tests, checks), encoding="utf-8")
+        data.write_text(stream(tests, checks, groups), encoding="utf-8")
         self.fake_test_program("02", f'printf "%b" "{printed}"\n'
                                      f'cp "{data}" "${{2#--attn-verdicts=}}"\nexit 1')
 
@@ -165,31 +168,37 @@ class CheckTest(ThrowawayKitTest):
         self.assertIn("  case notebook: GPT-2's attention (ch03.ipynb In [40]): qkv_bias=False "
                       "(the book's count)", lines)
 
-    def test_the_notebooks_case_is_shown_first_when_it_fails(self):
-        # Exercise 17: the notebook's parameters do not fit a wrong d_out (a throw, no mistake
-        # named), while the hashed cases, more of them, name the mistake.
+    def test_the_first_group_in_full_then_one_line_per_group(self):
+        # Exercise 17: the notebook's parameters do not fit a wrong d_out (a throw), while the
+        # hashed cases name the mistake: the program puts the name first (failure_groups).
         threw = ('mha.forward(x) threw attn::shape_error: "W_query has shape (3, 1), the '
                  'module asks for (3, 2)"')
         whole = ("mha.forward(x): 12 of 12 values differ — looks like: whole output_width\n"
                  "  case {0}: x\n  golden: 02_x/{0}/context.npy")
+        hashed = [f"output_width_hashed.{name}"
+                  for name in ("two_heads", "three_heads", "wide_heads")]
         self.fake_program({"output_width.notebook": [threw],
                            "output_width.recorded_three_heads": [threw],
-                           **{f"output_width_hashed.{name}": [whole.format(name)]
-                              for name in ("two_heads", "three_heads", "wide_heads")}})
+                           **{name: [whole.format(name.split(".")[1])] for name in hashed}},
+                          groups=[hashed, ["output_width.notebook",
+                                           "output_width.recorded_three_heads"]])
         code, lines = self.check("02")
         headers = [line for line in lines if line.startswith("✗ output_width")]
-        self.assertEqual(headers, ["✗ output_width.notebook"], lines)
-        self.assertIn("  also for: output_width.recorded_three_heads", lines)
-        self.assertTrue(any(line.startswith("  ✗ output_width_hashed.two_heads:")
-                            and line.endswith("looks like: whole output_width")
-                            for line in lines), lines)
+        self.assertEqual(headers, ["✗ output_width_hashed.two_heads"], lines)
+        self.assertIn("  also for: output_width_hashed.three_heads, "
+                      "output_width_hashed.wide_heads", lines)
+        self.assertIn(f"  ✗ output_width.notebook: {threw}", lines)
+        self.assertIn("    also for: output_width.recorded_three_heads", lines)
 
-    def test_a_groups_notebook_case_is_the_one_shown(self):
+    def test_the_group_and_its_case_shown_are_the_programs(self):
+        # kit/verdicts.hpp, failure_groups: a group's notebook case is the one shown
         mistake = ("softmax(scores, dim): 3 of 36 values differ — looks like: softmax over the "
                    "wrong axis (dim=1 instead of dim=0)\n  case {0}: x\n"
                    "  golden: 02_x/{0}/weights.npy")
         self.fake_program({f"softmax_matrix.{name}": [mistake.format(name)]
-                           for name in ("odd_rows", "rows_notebook_shape", "rows_notebook")})
+                           for name in ("odd_rows", "rows_notebook_shape", "rows_notebook")},
+                          groups=[[f"softmax_matrix.{name}" for name in (
+                              "rows_notebook", "odd_rows", "rows_notebook_shape")]])
         code, lines = self.check("02")
         self.assertEqual([line for line in lines if line.startswith("✗ softmax")],
                          ["✗ softmax_matrix.rows_notebook"], lines)
@@ -273,7 +282,7 @@ class LawGroupingTest(unittest.TestCase):
 
     @staticmethod
     def broken(case: str, output: str, numbers: str):
-        text = f"law broken: the output of token 0 changed ({numbers}): the future leaks in"
+        text = f"the output of token 0 changed ({numbers}): the future leaks in"
         return reports.TestVerdict(f"mha.{case}", f"19_x/{case}", "failed",
                                    (reports.Failure("law", text, text, output=output,
                                                     alike=f"law:{output}"),))
@@ -297,13 +306,15 @@ class RootCauseTest(unittest.TestCase):
             reports.Failure("mismatch", heads, heads, alike="diagnosis:heads:values_misplaced"),))
         masked = "mha.forward(x): 20 of 24 values differ — looks like: no causal mask"
         because = {"function": "split_heads", "failed": 1, "cases": 1}
+        # The program's order (kit/verdicts.hpp, failure_groups): the callee's group first.
+        split = replace(split, shown=(0, 0))
         forward = [reports.TestVerdict(f"multi_head_attention.{name}", f"19_x/{name}", "failed",
                                        (reports.Failure("mismatch", masked, masked,
                                                         mistake="no causal mask",
                                                         family="no_causal_mask",
                                                         alike="mistake:no_causal_mask"),),
-                                       because=because)
-                   for name in ("notebook", "three_heads")]
+                                       because=because, shown=(1, place))
+                   for place, name in enumerate(("notebook", "three_heads"))]
         with mock.patch.object(student, "screen_width", return_value=200):
             lines = student.failure_screen(forward + [split])
         self.assertEqual([line for line in lines if line.startswith("✗ ")],
@@ -353,6 +364,16 @@ class MemoryErrorSignsTest(unittest.TestCase):
     def test_nan_where_the_answer_is_nan_is_not(self):
         run = self.run_of(("got -inf, expected nan", {"got": "-inf", "expected": "nan"}))
         self.assertIsNone(student.memory_error_signs(run, run))
+
+    def test_a_throw_the_program_says_points_to_garbage_is_a_sign(self):
+        # C++ decides it (points_to_garbage, kit/student_code.hpp); the text is not read
+        line = 'forward(x) threw std::length_error: "cannot create std::vector larger"'
+        for garbage, sign in ((True, "it threw an error with sizes no input has, as code "
+                                     "that read garbage does"), (False, None)):
+            run = student.TestRun(build.ProgramEnd(1), [reports.TestVerdict(
+                "forward.notebook", "16_x/notebook", "failed",
+                (reports.Failure("threw", line, line, points_to_garbage=garbage),))], None)
+            self.assertEqual(student.memory_error_signs(run, run), sign)
 
     def test_results_that_change_between_runs_are_a_sign(self):
         first = self.run_of(("got 0.1, expected 0.25", {"got": 0.1, "expected": 0.25}))

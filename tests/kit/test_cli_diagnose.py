@@ -190,17 +190,6 @@ class SanitizerTest(unittest.TestCase):
                          ("an index past the end of a std::vector", 25))
         self.assertIn("heads.size()", diagnose.sanitizer_advice(found.kind))
 
-    def test_a_library_error_about_sizes_no_input_has_is_a_sign_of_garbage(self):
-        garbage = ('module.forward(x) threw std::length_error: "cannot create std::vector larger '
-                   'than max_size()" — called with x (1, 6, 3)',
-                   'module.forward(x) threw attn::shape_error: "x has shape (1, 6, 3), but it '
-                   'must be (94555712839936, 3)"')
-        for message in garbage:
-            self.assertTrue(diagnose.threw_on_garbage(message), message)
-        honest = 'f(x) threw attn::shape_error: "x has shape (2, 6), but it must be (6, 2)"'
-        self.assertFalse(diagnose.threw_on_garbage(honest))
-        self.assertFalse(diagnose.threw_on_garbage("4 of 6 values differ; worst at [1234567890]"))
-
 
 if __name__ == "__main__":
     sys.exit(0 if unittest.main(exit=False).result.wasSuccessful() else 1)

@@ -285,16 +285,28 @@ class CheckOutputTest(ThrowawayKitTest):
                                     "`tools/kit hint 03`")
 
 
-class NotebookFirstTest(unittest.TestCase):
-    def test_the_reason_comes_from_the_notebooks_case_where_it_fails(self):
-        def named(name, case):
-            failure = reports.Failure("mismatch", f"{case}: got 1", f"{case}: got 1",
-                                      mistake="softmax over the columns (dim=0)")
-            return reports.TestVerdict(name, f"13_x/{case}", "failed", (failure,))
-        cases = [named("w.odd_shape", "odd_shape"), named("w.notebook_shape", "notebook_shape"),
-                 named("w.notebook", "notebook")]
+class ShowingOrderTest(unittest.TestCase):
+    """The reason is the failure the program shows first (kit/verdicts.hpp, failure_groups,
+    tested in tests/kit/test_verdicts_order.cpp), not the first the tests ran."""
+
+    @staticmethod
+    def named(name, case, shown):
+        failure = reports.Failure("mismatch", f"{case}: got 1", f"{case}: got 1",
+                                  mistake="softmax over the columns (dim=0)")
+        return reports.TestVerdict(name, f"13_x/{case}", "failed", (failure,), shown=shown)
+
+    def test_the_reason_is_the_failure_the_program_puts_first(self):
+        cases = [self.named("w.odd_shape", "odd_shape", (0, 1)),
+                 self.named("w.notebook_shape", "notebook_shape", (0, 2)),
+                 self.named("w.notebook", "notebook", (0, 0))]
         state = progress.verdict({"id": "13"}, cases, program_passed=False)
         self.assertEqual(state, (progress.FAILING, "notebook: got 1"))
+
+    def test_a_stream_cut_short_is_read_in_reading_order(self):
+        cases = [self.named("w.odd_shape", "odd_shape", None),
+                 self.named("w.notebook", "notebook", None)]
+        state = progress.verdict({"id": "13"}, cases, program_passed=False)
+        self.assertEqual(state, (progress.FAILING, "odd_shape: got 1"))
 
 
 class FoldedThrowTest(unittest.TestCase):

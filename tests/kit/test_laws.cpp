@@ -27,6 +27,7 @@ using attn::kit::float_tensor;
 using attn::kit::golden_store;
 using ::testing::HasSubstr;
 using ::testing::Not;
+using ::testing::StartsWith;
 
 const case_law causal_law{"causal", {"x"}, 1, "context", 1};
 const case_law batch_law{"batch", {"x"}, 0, "context", 0};
@@ -101,10 +102,11 @@ TEST(LawsTest, AnOutputThatSeesTheFutureBreaksTheCausalLaw) {
         check_law(causal_law, base, running_mean(attn::kit::law_input(causal_law, x), true),
                   golden_like(base));
     EXPECT_FALSE(verdict.passed);
-    EXPECT_THAT(verdict.reason, HasSubstr("law broken: the output of token 0 changed when tokens "
-                                          "2.. of x changed (context[0, 0, 0]: "));
+    EXPECT_THAT(verdict.reason, StartsWith("the output of token 0 changed when tokens "
+                                           "2.. of x changed (context[0, 0, 0]: "));
     EXPECT_THAT(verdict.reason, HasSubstr("the future leaks in"));
-    EXPECT_THAT(verdict.details, HasSubstr("law checked: the case ran again with tokens 2.."));
+    EXPECT_THAT(verdict.details,
+                HasSubstr("how it was checked: the case ran again with tokens 2.."));
 }
 
 TEST(LawsTest, AnOutputThatIgnoresItsInputBreaksTheCausalLaw) {
@@ -154,10 +156,10 @@ TEST(LawsTest, TheOrderVariantReversesTheTokens) {
     // A computation token by token keeps the law; the same output again breaks it.
     EXPECT_TRUE(check_law(order_law, x, reversed, golden_like(x)).passed);
     const auto verdict = check_law(order_law, x, x, golden_like(x));
-    EXPECT_THAT(verdict.reason, HasSubstr("law broken: with the tokens of x in reverse order, "
-                                          "token 0's output changed (context[0, 0, 0]: 0, then "
-                                          "30 at [0, 3, 0]): a token's output depends on where "
-                                          "it stands"));
+    EXPECT_THAT(verdict.reason, StartsWith("with the tokens of x in reverse order, "
+                                           "token 0's output changed (context[0, 0, 0]: 0, then "
+                                           "30 at [0, 3, 0]): a token's output depends on where "
+                                           "it stands"));
     // A running mean (a causal computation) is not the same tokens in another order.
     EXPECT_FALSE(
         check_law(order_law, running_mean(x), running_mean(reversed), golden_like(x)).passed);
@@ -170,9 +172,9 @@ TEST(LawsTest, SequencesThatMixBreakTheBatchLaw) {
     const float_tensor alone = attn::kit::law_input(batch_law, x);
     const auto verdict = check_law(batch_law, base, alone, golden_like(base));
     EXPECT_FALSE(verdict.passed);
-    EXPECT_THAT(verdict.reason, HasSubstr("law broken: sequence 1's output changed when it ran "
-                                          "alone (context[1, 0, 1]: 102 in the batch, 101 "
-                                          "alone)"));
+    EXPECT_THAT(verdict.reason, StartsWith("sequence 1's output changed when it ran "
+                                           "alone (context[1, 0, 1]: 102 in the batch, 101 "
+                                           "alone)"));
     EXPECT_THAT(verdict.reason, HasSubstr("sequences of the batch mix"));
     // Each sequence on its own: the law holds.
     EXPECT_TRUE(check_law(batch_law, x, alone, golden_like(x)).passed);
@@ -190,9 +192,9 @@ TEST(LawsTest, HeadsThatMixBreakTheHeadsLaw) {
     float_tensor alone = xt::ones<float>({1, 1, 2, 2});
     alone(0, 0, 1, 1) = 2;
     const auto verdict = check_law(heads_law, heads, alone, golden_like(heads));
-    EXPECT_THAT(verdict.reason, HasSubstr("law broken: head 2's output changed when it ran alone "
-                                          "(context[0, 2, 1, 1]: 1 with every head, 2 alone): "
-                                          "heads mix"));
+    EXPECT_THAT(verdict.reason, StartsWith("head 2's output changed when it ran alone "
+                                           "(context[0, 2, 1, 1]: 1 with every head, 2 alone): "
+                                           "heads mix"));
 }
 
 TEST(LawsTest, AResultOfAnotherShapeThanTheGoldenIsLeftToItsComparison) {
@@ -310,7 +312,6 @@ TEST_F(LawJudgeTest, ZerosBreakEveryLaw) {
         const auto laws = law_verdicts(*entry, attn::kit::expected_values::withheld);
         for (std::size_t i = 0; i < laws.size(); ++i) {
             EXPECT_FALSE(laws[i].passed) << entry->path;
-            EXPECT_THAT(laws[i].reason, HasSubstr("law broken: ")) << entry->path;
             EXPECT_THAT(
                 laws[i].reason,
                 HasSubstr(entry->laws[i].name == "causal"  ? "the future leaks in"
@@ -329,12 +330,13 @@ TEST_F(LawJudgeTest, AMissingLawResultFailsAndAThrowIsReported) {
         [](const attn::kit::case_entry&, const case_law&) { return std::optional<any_tensor>(); });
     const auto* entry = cases.at(0);
     for (const auto& law : entry->laws) {
-        EXPECT_THAT(law_verdicts(*entry).at(0).reason, HasSubstr("law not checked: the run where "))
+        EXPECT_THAT(law_verdicts(*entry).at(0).reason,
+                    HasSubstr("not checked: the second run, where "))
             << entry->path;
         std::ofstream(results_ / entry->path / ("law." + law.name + ".error.txt"))
             << "exercises/12_x.cpp: attn::f(weights) threw std::out_of_range\n";
     }
-    EXPECT_THAT(law_verdicts(*entry).at(0).reason, HasSubstr("law broken: the call threw when "));
+    EXPECT_THAT(law_verdicts(*entry).at(0).reason, StartsWith("the call threw when "));
     EXPECT_THAT(law_verdicts(*entry).at(0).reason, HasSubstr("threw std::out_of_range"));
 }
 

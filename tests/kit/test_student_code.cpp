@@ -2,6 +2,7 @@
 // that names the call, the exception and the shapes of the arguments.
 #include "attn/errors.hpp"
 #include "kit/student_code.hpp"
+#include "kit/throw_site.hpp"
 
 #include <gmock/gmock.h>
 
@@ -104,6 +105,53 @@ TEST(StudentCodeTest, ALibrarysShapeErrorSaysWhatItUsuallyMeansHere) {
     EXPECT_EQ(shape_error_meaning("std::runtime_error", "bad"), "");
 }
 
+// What a library throws when handed garbage (a read past a vector's end, an uninitialised
+// size) is a sign for an AddressSanitizer build; a check of the code's own is not.
+TEST(StudentCodeTest, AThrowOfALibraryHandedGarbageSaysSo) {
+    using attn::kit::points_to_garbage;
+    EXPECT_TRUE(points_to_garbage("std::length_error",
+                                  "cannot create std::vector larger than "
+                                  "max_size()"));
+    EXPECT_TRUE(points_to_garbage("std::bad_alloc", "std::bad_alloc"));
+    EXPECT_TRUE(points_to_garbage("attn::shape_error",
+                                  "x has shape (1, 6, 3), but it must be (94555712839936, 3)"));
+    EXPECT_FALSE(
+        points_to_garbage("attn::shape_error", "x has shape (2, 6), but it must be (6, 2)"));
+    EXPECT_TRUE(failure_of(
+                    [] {
+                        throw std::out_of_range(
+                            "vector::_M_range_check: __n (which is "
+                            "1) >= this->size() (which is 1)");
+                    },
+                    "module.forward(x)")
+                    .points_to_garbage);
+    EXPECT_FALSE(
+        failure_of([] { throw attn::shape_error("bad shape"); }, "softmax(x)").points_to_garbage);
+}
+
+// The line of the student's file the exception left (kit/throw_site.hpp): here this file plays
+// the student's, and the line is the lambda's throw.
+TEST(StudentCodeTest, AThrowNamesTheLineOfTheWatchedFileItCameFrom) {
+    attn::kit::watch_throws_in("tests/kit/test_student_code.cpp");
+    const int line = __LINE__ + 1;
+    const auto failure = failure_of([] { throw std::runtime_error("Dot: shape mismatch."); },
+                                    "attn::f(x)", "x (2,)");
+    attn::kit::watch_throws_in("");
+    // The statement whole, its two lines joined, cut at 90 characters.
+    EXPECT_THAT(failure.line,
+                ::testing::StartsWith(
+                    "f(x) threw std::runtime_error: \"Dot: shape mismatch.\" at "
+                    "tests/kit/test_student_code.cpp:" +
+                    std::to_string(line) +
+                    ": `const auto failure = failure_of([] { throw std::runtime_error(\"Dot: "
+                    "shape mismatch.\"); },…` — called with x (2,) — "));
+    // what threw, without where: alike to the same throw from another line
+    EXPECT_EQ(failure.alike, "f(x) threw std::runtime_error: \"Dot: shape mismatch.\"");
+    // Not watched: no line.
+    EXPECT_EQ(failure_of([] { throw attn::shape_error("bad shape"); }, "attn::softmax(x)").line,
+              "softmax(x) threw attn::shape_error: \"bad shape\"");
+}
+
 TEST(StudentCodeTest, AMessageOverSeveralLinesBecomesOne) {
     EXPECT_EQ(readable_message("first line\n\tsecond line\n"), "first line second line");
 }
@@ -119,6 +167,11 @@ TEST(ArgumentsOfTest, MatchesWholeNamesOnlyAndStatesIntegers) {
         {"x", "(2,)"}, {"scores", "(6, 6)"}, {"dim", "= -1"}};
     // "x" is inside "xt" and "softmax", and no argument: it is not named.
     EXPECT_EQ(arguments_of("attn::softmax(scores, dim)", loaded), "scores (6, 6), dim = -1");
+}
+
+TEST(ArgumentsOfTest, AnInputLoadedTwiceIsNamedOnce) {
+    EXPECT_EQ(arguments_of("attn::sa_v2(inputs)", {{"inputs", "(6, 3)"}, {"inputs", "(6, 3)"}}),
+              "inputs (6, 3)");
 }
 
 TEST(ArgumentsOfTest, SaysNothingWhenTheCallPassesNoLoadedInput) {

@@ -175,13 +175,15 @@ class StudentViewTest(unittest.TestCase):
                              for line in before_verdict), 1, text)
         self.assertLessEqual(len(lines), 40, text)
 
-    def test_a_runtime_error_names_the_call_and_the_shapes_of_its_arguments(self):
-        # The message itself is kit/core's (student_code.cpp, issue 8 item 7).
+    def test_a_runtime_error_names_the_call_the_line_and_the_shapes_of_its_arguments(self):
+        # The message itself is kit/core's (student_code.cpp, throw_site.cpp): the statement
+        # of the student's file that threw, though the library's header threw it.
         code, lines, text = self.output("04 shape mismatch")
         self.assertEqual(code, 1)
         self.assertRegex(text, r"context_vector\(inputs, weights\) threw "
-                               r"std::runtime_error: \"Dot: shape mismatch.\" — called with "
-                               r"inputs \((\d+), 3\), weights \(\1,\)")
+                               r"std::runtime_error: \"Dot: shape mismatch.\" at "
+                               r"exercises/04_context_vector.cpp:\d+: `[^`]*dot\([^`]*` — "
+                               r"called with inputs \((\d+), 3\), weights \(\1,\)")
 
     def test_status_names_the_mistake_without_mojibake(self):
         code, lines, text = self.output("status")

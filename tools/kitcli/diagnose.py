@@ -434,20 +434,3 @@ def sanitizer_advice(kind: str) -> str:
     anything unknown."""
     return next((advice for pattern, advice in SANITIZER_ADVICE if re.match(pattern, kind)),
                 MEMORY_ADVICE)
-
-
-# A call that threw because a library was handed garbage: what a read past a std::vector's end
-# (the second head of a one-head wrapper) or an uninitialised size gives. Sizes past 2^31 no
-# case of the kit comes near; bad_alloc and length_error come from such sizes.
-GARBAGE_TYPES = re.compile(r" threw (?:std::bad_alloc|std::bad_array_new_length|"
-                           r"std::length_error|std::out_of_range)\b")
-ABSURD_SIZE = re.compile(r"\b\d{10,}\b")
-
-
-def threw_on_garbage(message: str) -> bool:
-    """A failure line of a call that threw (`... threw TYPE: "..."`) whose exception points to
-    memory read outside what the code owns, rather than to a check of the code's own."""
-    if " threw " not in message:
-        return False
-    thrown = message.split(" threw ", 1)[1].split(" — called with ", 1)[0]
-    return bool(GARBAGE_TYPES.search(" threw " + thrown) or ABSURD_SIZE.search(thrown))

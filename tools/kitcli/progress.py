@@ -9,7 +9,6 @@ from ctest's JUnit file and the verdict streams (see reports.py), never from con
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import NamedTuple
 
 from . import analyse, build, device_lint, reports, stubs
@@ -95,24 +94,16 @@ def missing_report_reason(kit: Kit, ex: dict, result: reports.CtestResult | None
             "(does the code call exit()?)")
 
 
-def mistake_family(case: reports.TestVerdict) -> str | None:
-    """The family of the mistake a failing test names ("wrong_axis", whatever the dim the
-    case passed): the same slip on every case, or None."""
-    return (case.family or case.mistake) if case.mistake else None
-
-
-def from_the_notebook(case: reports.TestVerdict) -> bool:
-    """A case on the notebook's own values, the one the student reads in the book: the
-    recorder names it so ("notebook", "rows_notebook", "notebook_seed42"); a case drawn at
-    random at the notebook's sizes is a "…notebook_shape"."""
-    name = (case.value_case or "").rsplit("/", 1)[-1]
-    return "notebook" in name and not name.endswith("_shape")
-
-
 def in_reading_order(cases: list) -> list:
     """Value cases first, in their order, then the argument checks: what a function returns
     matters before what it rejects."""
     return sorted(cases, key=lambda case: case.value_case is None)
+
+
+def in_showing_order(failed: list) -> list:
+    """The failed tests in the order the program decided to show them (TestVerdict.shown,
+    docs/verdicts.md "groups"); in a stream cut short, which decided none, reading order."""
+    return sorted(in_reading_order(failed), key=lambda case: case.shown or (len(failed), 0))
 
 
 def fold_unreached_checks(failed: list) -> tuple:
@@ -129,21 +120,11 @@ def fold_unreached_checks(failed: list) -> tuple:
 
 def verdict(ex: dict, cases: list, program_passed: bool) -> State:
     """The grading rule, applied to the report of a test program that ran to its end. A
-    failing exercise's reason is the mistake most of its failing cases are named by (on
-    some inputs two mistakes give the same tensor: the majority decides), else its first
-    failure of the student's own code; of those, the notebook's case where it is one. A
-    function that fails where one it calls fails too waits for it: the root cause is the
-    reason."""
-    failed = [case for case in in_reading_order(cases) if case.outcome == "failed"]
+    failing exercise's reason is the failure the program shows first (kit/verdicts.hpp,
+    failure_groups: the root cause, the mistake most cases name, the notebook's case)."""
+    failed = [case for case in cases if case.outcome == "failed"]
     if failed:
-        own = [case for case in failed if not case.not_implemented]
-        own = [case for case in own if not case.because] or own
-        named = [case for case in own if case.mistake]
-        if named:
-            most = Counter(map(mistake_family, named)).most_common(1)[0][0]
-            named = [case for case in named if mistake_family(case) == most]
-        # The notebook's case first, as `check` shows it: the one the student reads in the book.
-        first = min(named or own or failed, key=lambda case: not from_the_notebook(case))
+        first = in_showing_order(failed)[0]
         return State(FAILING, first.failure or f"{first.name} failed")
     unfinished = [case for case in cases if case.outcome in ("skipped", "not run")]
     if unfinished:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 import xml.etree.ElementTree as ElementTree
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 
@@ -88,6 +88,8 @@ class Failure:
     # Failures of one program with the same key are one failure on several cases, as C++
     # decided (docs/verdicts.md): the same named slip, shape of error, law or throw.
     alike: str = ""
+    # a throw of what a library throws when handed garbage, as C++ decided (docs/verdicts.md)
+    points_to_garbage: bool = False
 
 
 @dataclass(frozen=True)
@@ -101,6 +103,10 @@ class TestVerdict:
     # Its function calls another of the exercise's whose cases failed too (the root cause,
     # docs/verdicts.md): {"function", "failed", "cases"}; None otherwise.
     because: dict | None = None
+    # (group, place): where the program put this failed test among the failures to show
+    # (docs/verdicts.md, "groups": failures alike in one group, the groups in the order to
+    # show them); None for a test that passed, or in a stream cut short before its end.
+    shown: tuple | None = None
 
     @property
     def kind(self) -> str:
@@ -193,6 +199,9 @@ def read_verdicts(path: Path) -> VerdictStream | None:
             running, signal = event["test"] or running, event["signal"]
         elif what == "end":
             finished = True
+            places = {name: (group, place) for group, names in enumerate(event.get("groups", []))
+                      for place, name in enumerate(names)}
+            tests = [replace(test, shown=places.get(test.name)) for test in tests]
     if not lines:
         return None
     return VerdictStream(tests, finished, running, signal)
@@ -208,6 +217,7 @@ def test_verdict(event: dict) -> TestVerdict:
                                 same_slip=compared.get("same_slip_as", {}).get("mistake", ""),
                                 # a stream without keys (a test's): alike only to itself
                                 alike=failure.get("alike", f"{failure['kind']}:{failure['text']}"),
+                                points_to_garbage=failure.get("points_to_garbage", False),
                                 worst=compared.get("worst"),
                                 diagnosis=compared.get("diagnosis", ""),
                                 matrix=failure.get("matrix"),

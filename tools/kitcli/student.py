@@ -6,7 +6,6 @@ import contextlib
 import datetime
 import io
 import os
-from collections import Counter
 import subprocess
 import sys
 import time
@@ -163,8 +162,7 @@ def memory_error_signs(first: TestRun, again: TestRun | None) -> str | None:
     if first.cases is None:  # a signal is a crash; a timeout or an exit() is not
         return "it crashed" if first.end.signal is not None else None
     failed = [case for case in first.cases if case.outcome == "failed"]
-    if any(failure.kind == "threw" and diagnose.threw_on_garbage(failure.message)
-           for case in failed for failure in case.failures):
+    if any(failure.points_to_garbage for case in failed for failure in case.failures):
         return "it threw an error with sizes no input has, as code that read garbage does"
     if again is not None and again.cases is not None and (
             [case.texts for case in first.cases] != [case.texts for case in again.cases]):
@@ -206,22 +204,13 @@ def sanitizer_verdict(kit: Kit, ex: dict, selection: list, why: str) -> list | N
                                      lambda path: from_here(kit.root, path))
 
 
-def failure_key(case) -> str:
-    """Failures alike, as the test program decided (docs/verdicts.md, "alike"): the same
-    named slip whatever the dim, the same shape of error in the same output, the same law
-    broken, the same throw whatever the arguments' shapes; a stub's argument checks fail as
-    its value cases do. A function's cases that wait for a function it calls are one."""
-    return f"because: {case.kind}" if case.because else case.alike
-
-
 def group_failures(failed: list) -> list:
-    """[(first case, [names of the other cases failing alike])], in reading order; a
-    group's first case is its notebook case where it has one."""
+    """[(first case, [names of the other cases failing alike])], in the order the program
+    decided to show them (docs/verdicts.md, "groups"). A stream cut short decided none: its
+    failures alike (Failure.alike) are grouped in reading order."""
     groups: dict = {}
-    for case in failed:
-        groups.setdefault(failure_key(case), []).append(case)
-    for cases in groups.values():
-        cases.sort(key=lambda case: not progress.from_the_notebook(case))
+    for case in progress.in_showing_order(failed):
+        groups.setdefault(case.shown[0] if case.shown else case.alike, []).append(case)
     return [(cases[0], [case.name for case in cases[1:]]) for cases in groups.values()]
 
 
@@ -249,23 +238,6 @@ def failure_screen(failed: list, everything: bool = False) -> list:
     hint), the cases failing alike named after it ("also for"), then one line per other kind
     of failure, its cases with it. `everything`: each kind of failure in full."""
     groups = group_failures(failed)
-    # Shown in full first: the notebook's case if the call threw on it (the book's own input
-    # must work first); else the mistake most failing cases are named by (on some cases, a
-    # symmetric input, two mistakes give the same tensor and neither is named), shown by its
-    # notebook case (group_failures); else the notebook's case; else reading order.
-    counted = Counter(failure_key(case) for case, also in groups for _ in range(1 + len(also))
-                      if progress.mistake_family(case))
-    most = counted.most_common(1)[0][0] if counted else None
-
-    def rank(group) -> int:
-        case, notebook = group[0], progress.from_the_notebook(group[0])
-        if case.because:  # a callee fails too: the root cause comes first
-            return 4
-        if notebook and case.failures and case.failures[0].kind == "threw":
-            return 0
-        return 1 if failure_key(case) == most else 2 if notebook else 3
-
-    groups.sort(key=rank)
     lines = []
     for number, (case, also) in enumerate(groups):
         if number and not everything:

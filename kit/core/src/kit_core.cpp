@@ -14,5 +14,6 @@
 #include "npy.cpp"
 #include "runner.cpp"
 #include "student_code.cpp"
+#include "throw_site.cpp"
 #include "torch_format.cpp"
 #include "verdict_json.cpp"

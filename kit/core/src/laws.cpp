@@ -78,30 +78,32 @@ std::function<double(std::size_t)> allowance_of(const expected_golden& golden,
 std::string checked_line(const case_law& law, std::size_t size) {
     if (is_causal(law) && size >= 2) {
         const std::size_t j = first_changed_token(size);
-        return "\n  law checked: the case ran again with tokens " + std::to_string(j) + ".. of " +
-               input_names(law) + " replaced by tokens 0.. (token t by token t - " +
+        return "\n  how it was checked: the case ran again with tokens " + std::to_string(j) +
+               ".. of " + input_names(law) + " replaced by tokens 0.. (token t by token t - " +
                std::to_string(j) + "); the output of tokens 0.." + std::to_string(j - 1) +
-               " must not change beyond twice the golden's tolerance (each result may be one "
+               " must not change beyond twice the tolerance of PyTorch's answer (each result may "
+               "be one "
                "from the exact answer), and that of the later tokens must change (they see other "
                "tokens)";
     }
     if (is_causal(law)) return "";
     if (is_order(law)) {
-        return "\n  law checked: the case ran again with the tokens of " + input_names(law) +
+        return "\n  how it was checked: the case ran again with the tokens of " + input_names(law) +
                " in reverse order; the output of each token must be what it was (within twice "
-               "the golden's tolerance: each result may be one from the exact answer)";
+               "the tolerance of PyTorch's answer: each result may be one from the exact answer)";
     }
     const std::string one = law.name == "batch" ? "sequence" : "head";
-    return "\n  law checked: the case ran again on the last " + one + " of " + input_names(law) +
-           " alone (" + (law.name == "batch" ? "batch size" : "heads") +
+    return "\n  how it was checked: the case ran again on the last " + one + " of " +
+           input_names(law) + " alone (" + (law.name == "batch" ? "batch size" : "heads") +
            " 1); its output must be " + one + " " + std::to_string(size - 1) +
            "'s output in the whole " + (law.name == "batch" ? "batch" : "case") +
-           ", within twice the golden's tolerance (each result may be one from the exact "
+           ", within twice the tolerance of PyTorch's answer (each result may be one from the "
+           "exact "
            "answer)";
 }
 
 law_verdict broken(const case_law& law, std::size_t size, std::string reason) {
-    return {false, "law broken: " + std::move(reason), checked_line(law, size)};
+    return {false, std::move(reason), checked_line(law, size)};
 }
 
 law_verdict check_causal(const case_law& law, const std::vector<std::size_t>& shape,
@@ -311,7 +313,7 @@ law_verdict law_threw(const case_law& law, std::size_t size, const std::string& 
 
 law_verdict law_without_result(const case_law& law, std::size_t size) {
     return {false,
-            "law not checked: the run where " + law_variant(law, size) + " left no result " +
+            "not checked: the second run, where " + law_variant(law, size) + ", left no result " +
                 law_output_name(law) + ".npy (a crash, a time-out or an exit?)",
             checked_line(law, size)};
 }

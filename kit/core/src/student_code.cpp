@@ -2,6 +2,7 @@
 #include "kit/student_code.hpp"
 
 #include "attn/errors.hpp"
+#include "kit/throw_site.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -48,7 +49,10 @@ std::string arguments_of(const std::string& call, const std::vector<argument>& l
     std::vector<std::pair<std::size_t, const argument*>> named;
     for (const auto& each : loaded) {
         const auto at = find_identifier(call, each.name, open);
-        if (at != std::string::npos) named.emplace_back(at, &each);
+        // an input loaded twice (for the module, then for the call) is named once
+        const bool again = std::any_of(named.begin(), named.end(),
+                                       [&](const auto& earlier) { return earlier.first == at; });
+        if (at != std::string::npos && !again) named.emplace_back(at, &each);
     }
     std::sort(named.begin(), named.end());
     std::string text;
@@ -151,9 +155,33 @@ std::string shape_error_meaning(const std::string& type, const std::string& mess
            shape_text(lhs) + " against " + shape_text(rhs) + " do not";
 }
 
+namespace {
+
+// " at exercises/05_all_context_vectors.cpp:31: `return xt::linalg::dot(inputs, inputs);`",
+// where the latest throw left the student's file, or "".
+std::string where_thrown() {
+    const source_line site = latest_throw_site();
+    if (!site.found()) return "";
+    constexpr std::size_t longest_code = 90;
+    std::string code = site.code;
+    if (code.size() > longest_code) code = code.substr(0, longest_code - 1) + "…";
+    return " at " + site.file + ":" + std::to_string(site.line) +
+           (code.empty() ? "" : ": `" + code + "`");
+}
+
+}  // namespace
+
+bool points_to_garbage(const std::string& type, const std::string& message) {
+    static const std::regex absurd_size(R"(\b\d{10,}\b)");
+    return type == "std::bad_alloc" || type == "std::bad_array_new_length" ||
+           type == "std::length_error" || type == "std::out_of_range" ||
+           std::regex_search(message, absurd_size);
+}
+
 call_failure failure_of(const std::function<void()>& code, const std::string& call,
                         const std::string& arguments) {
-    std::string what, meaning;
+    std::string what, where, meaning;
+    bool garbage = false;
     try {
         code();
         return {};
@@ -162,13 +190,16 @@ call_failure failure_of(const std::function<void()>& code, const std::string& ca
     } catch (const std::exception& error) {
         const std::string message = readable_message(error.what());
         what = student_words(call) + " threw " + type_name(error) + ": \"" + message + "\"";
+        where = where_thrown();
         meaning = shape_error_meaning(type_name(error), message);
+        garbage = points_to_garbage(type_name(error), message);
     } catch (...) {
         what = student_words(call) + " threw something that is not a std::exception";
+        where = where_thrown();
     }
-    return {what + (arguments.empty() ? "" : " — called with " + arguments) +
+    return {what + where + (arguments.empty() ? "" : " — called with " + arguments) +
                 (meaning.empty() ? "" : " — " + meaning),
-            what, false};
+            what, false, garbage};
 }
 
 }  // namespace attn::kit

@@ -31,6 +31,7 @@
 #include "kit/runner.hpp"
 #include "kit/student_code.hpp"
 #include "kit/testing.hpp"
+#include "kit/throw_site.hpp"
 #include "kit/torch_format.hpp"
 #include "kit/verdict_json.hpp"
 #include "kit/verdicts.hpp"
@@ -274,6 +275,7 @@ private:
             stopped_ = true;
             failure_facts facts{failure.stub ? "not_implemented" : "threw", "", {}};
             facts.alike = failure.alike;
+            facts.points_to_garbage = failure.points_to_garbage;
             fail_at(file, line, failure.line, std::move(facts));
         }
 
@@ -676,6 +678,7 @@ int main(int argc, char** argv) {
             attn::kit::limit_cpu_time(attn::kit::option(argc, argv, "attn-cpu-limit")))
         return status;
     attn::kit::one_blas_thread();
+    attn::kit::watch_throws_in(attn::kit::exercise_stub().file);
     if (!attn::kit::option(argc, argv, "attn-run-cases").empty()) {
         return attn::kit::run_as_runner(argc, argv);
     }

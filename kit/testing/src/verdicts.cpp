@@ -218,6 +218,7 @@ public:
                                   {"alike", alike_key(facts, facts.compared, text, running_)},
                                   {"file", part.file_name() ? part.file_name() : ""},
                                   {"line", part.line_number()}};
+        if (facts.points_to_garbage) failure["points_to_garbage"] = true;
         if (facts.kind == "mismatch" || facts.kind == "law") {
             failure["output"] = facts.output;
             if (!facts.call.empty()) failure["call"] = facts.call;
@@ -264,7 +265,10 @@ public:
                 }
             }
         }
-        write_line({{"event", "end"}, {"tests", tests}, {"failed", unit.failed_test_count()}});
+        write_line({{"event", "end"},
+                    {"tests", tests},
+                    {"failed", unit.failed_test_count()},
+                    {"groups", failure_groups(failed_tests())}});
     }
 
 private:
@@ -330,6 +334,34 @@ private:
         }
     }
 
+    // The failed tests as their last events state them, for failure_groups.
+    std::vector<failed_test> failed_tests() const {
+        std::vector<failed_test> failed;
+        for (const auto& test : finished_) {
+            const auto& event = test.event;
+            if (event["status"] != "failed") continue;
+            const auto& failures = event["failures"];
+            failed_test one;
+            one.name = event["test"];
+            if (!event["case"].is_null()) one.case_path = event["case"];
+            if (!failures.empty()) {
+                const auto& first = failures.front();
+                one.alike = first.value("alike", "");
+                one.kind = first.value("kind", "");
+                const auto compared = first.value("comparison", nlohmann::json::object());
+                one.named =
+                    !compared.value("mistake", "").empty() || compared.contains("same_slip_as");
+            }
+            one.stub = !failures.empty() &&
+                       std::all_of(failures.begin(), failures.end(), [](const auto& failure) {
+                           return failure["kind"] == "not_implemented";
+                       });
+            if (event.contains("because")) one.waits_for = event["because"]["function"];
+            failed.push_back(std::move(one));
+        }
+        return failed;
+    }
+
     // For each kind that calls another (ATTN_CASE_CALLS) whose value cases failed, the first
     // such callee: {"function", "failed", "cases"}, its failed and run value cases.
     std::map<std::string, nlohmann::json> failed_callees() const {
@@ -362,7 +394,65 @@ private:
     std::vector<finished_test> finished_;
 };
 
+bool from_the_notebook(const failed_test& test) {
+    const std::string name = test.case_path.substr(test.case_path.rfind('/') + 1);
+    const std::string shape = "_shape";
+    return name.find("notebook") != std::string::npos &&
+           !(name.size() >= shape.size() &&
+             name.compare(name.size() - shape.size(), shape.size(), shape) == 0);
+}
+
+std::string group_key(const failed_test& test) {
+    return test.waits_for.empty() ? test.alike
+                                  : "because:" + test.name.substr(0, test.name.find('.'));
+}
+
 }  // namespace
+
+std::vector<std::vector<std::string>> failure_groups(const std::vector<failed_test>& tests) {
+    // The tests in reading order: value cases first, then argument checks.
+    std::vector<const failed_test*> ordered;
+    for (const auto& test : tests) ordered.push_back(&test);
+    std::stable_sort(ordered.begin(), ordered.end(), [](const auto* a, const auto* b) {
+        return !a->case_path.empty() && b->case_path.empty();
+    });
+    std::vector<std::string> keys;  // in order of first appearance
+    std::map<std::string, std::vector<const failed_test*>> groups;
+    std::map<std::string, int> named;  // failed tests naming each key's mistake
+    for (const auto* test : ordered) {
+        const std::string key = group_key(*test);
+        if (groups.find(key) == groups.end()) keys.push_back(key);
+        groups[key].push_back(test);
+        if (test->named && test->waits_for.empty()) ++named[key];
+    }
+    std::string most;  // the first of the keys most tests name
+    for (const auto& key : keys) {
+        if (named.count(key) && (most.empty() || named[key] > named[most])) most = key;
+    }
+    const auto rank = [&](const std::string& key) {
+        auto& group = groups[key];
+        std::stable_sort(group.begin(), group.end(), [](const auto* a, const auto* b) {
+            return from_the_notebook(*a) && !from_the_notebook(*b);
+        });
+        const failed_test& shown = *group.front();
+        if (!shown.waits_for.empty()) return 5;
+        if (shown.stub) return 4;
+        if (key == most) return 0;
+        if (from_the_notebook(shown) && shown.kind == "threw") return 1;
+        return from_the_notebook(shown) ? 2 : 3;
+    };
+    std::map<std::string, int> ranks;
+    for (const auto& key : keys) ranks[key] = rank(key);
+    std::stable_sort(keys.begin(), keys.end(),
+                     [&](const auto& a, const auto& b) { return ranks[a] < ranks[b]; });
+    std::vector<std::vector<std::string>> shown;
+    for (const auto& key : keys) {
+        std::vector<std::string> names;
+        for (const auto* test : groups[key]) names.push_back(test->name);
+        shown.push_back(std::move(names));
+    }
+    return shown;
+}
 
 void note_failure(const std::string& text, failure_facts facts) {
     noted().emplace_back(text, std::move(facts));

@@ -14,6 +14,8 @@
 // slip: column_softmax -> softmax over the columns (dim=0), or multiplied by the transposed
 // slip: weights_transposed -> softmax over the columns (dim=0), or multiplied by the transposed
 // slip: returned_weights -> returned the attention weights
+// inputs @ weights, the operands swapped: xtensor-blas throws, and the kit names the line.
+// slip: operands_swapped -> at exercises/05_all_context_vectors.cpp:85: `return xt::linalg::dot(inputs, weights);`
 // Issue 41: each row by exercise 04's weighted sum, copied into this file as a helper with a slip
 // in it (the kit links 04's reference solution, so a slip in the student's own 04 cannot reach 05):
 // 05 fails downstream of the helper, and names the helper's mistake.
@@ -79,6 +81,9 @@ Matrix all_context_vectors(const Matrix& inputs) {
     const int dim = slip("column_softmax") ? 0 : -1;
     const Matrix weights = softmax(attention_scores_matmul(inputs), dim);
     if (slip("returned_weights")) return weights;
+    if (slip("operands_swapped")) {
+        return xt::linalg::dot(inputs, weights);
+    }
     if (slip("weights_transposed")) return xt::linalg::dot(xt::transpose(weights), inputs);
     if (slip("helper_last_row_skipped") || slip("helper_reversed_weights")) {
         Matrix context = xt::zeros<float>(inputs.shape());

@@ -53,7 +53,9 @@ std::string law_variant(const case_law& law, std::size_t size);
 
 struct law_verdict {
     bool passed = true;
-    std::string reason;   // one line, "law broken: ...", nothing of the expected tensor in it
+    // one line, what the numbers did then the likely cause ("the output of token 0 changed
+    // when ...: the future leaks in (...)"), nothing of the expected tensor in it
+    std::string reason;
     std::string details;  // further lines, each starting with two spaces: what was checked
 };
 

@@ -6,7 +6,10 @@
 // case passed:
 //   attn::context_vector(inputs, weights) threw attn::shape_error: "context_vector: ..." —
 //   called with inputs (6, 3), weights (5,)
-// (one line), and, for a library's shape error, what it usually means here
+// (one line), with the line of the student's file it came from where the kit finds it
+// (kit/throw_site.hpp: "threw std::runtime_error: "Dot: shape mismatch." at
+// exercises/05_all_context_vectors.cpp:31: `return xt::linalg::dot(inputs, inputs);`"),
+// and, for a library's shape error, what it usually means here
 // (shape_error_meaning): "— xt::linalg::dot(a, b) needs a's last size to equal b's first: a
 // transpose is missing, or one too many (...)". xtensor's bounds check (XTENSOR_ENABLE_ASSERT)
 // is shown without its header path: "index 6 is out of bounds for axis 0 (size 6)".
@@ -57,9 +60,18 @@ struct call_failure {
     // stops, so a reader groups those cases by it (docs/verdicts.md, "alike").
     std::string alike;
     bool stub = false;  // what threw was attn::not_implemented (an untouched stub)
+    // What threw points to memory read outside what the code owns, not to a check of its own
+    // (points_to_garbage): a sign for an AddressSanitizer build (docs/verdicts.md).
+    bool points_to_garbage = false;
 
     bool threw() const { return !line.empty(); }
 };
+
+// Whether an exception of `type` (type_name) with the readable `message` is what a library
+// throws when handed garbage, as a read past a std::vector's end (the second head of a one-head
+// wrapper) or an uninitialised size gives: a failed allocation, a length or index error, or a
+// size past 2^31 (10 digits or more), which no case of the kit comes near.
+bool points_to_garbage(const std::string& type, const std::string& message);
 
 // Runs `code`, the test's `call`, and says what it threw, if anything. `arguments` is what
 // arguments_of says about the call ("" leaves out "called with").

@@ -53,8 +53,10 @@ struct failure_facts {
     // (take_back_name), which the stream shows instead if another case of the same kind rules
     // the name out.
     std::string unnamed_text = {};
-    // A throw: what threw, without the arguments' shapes (call_failure::alike).
+    // A throw: what threw, without the arguments' shapes (call_failure::alike), and whether it
+    // points to memory read outside what the code owns (call_failure::points_to_garbage).
     std::string alike = {};
+    bool points_to_garbage = false;
 };
 
 // Records `facts` for the GoogleTest failure with the text `text` that the caller adds next
@@ -65,6 +67,32 @@ void note_failure(const std::string& text, failure_facts facts);
 // output that passed rules out all of its golden's): its "test" event lists them under
 // "ruled_out", so a reader can tell a name another case gives by coincidence.
 void note_ruled_out(const std::vector<std::string>& mistakes);
+
+// A failed test, as the order of failures to show reads it.
+struct failed_test {
+    std::string name;       // "softmax_matrix.rows_notebook"
+    std::string case_path;  // its value case ("03_softmax/rows_notebook"); "" for an argument check
+    std::string alike;      // its first failure's key (docs/verdicts.md, "alike")
+    std::string kind;       // its first failure's kind: "mismatch", "threw", ...
+    bool named = false;     // its first failure names a recorded mistake, or is the same slip
+    bool stub = false;      // it fails only because its function is still the stub
+    std::string waits_for;  // a function it calls that fails too ("because"), or ""
+};
+
+// What a reader shows first, decided once for `tests` (in the order they ran): the failed
+// tests grouped, failures alike in one group (the same `alike`; a function that waits for its
+// callee is one group), the groups in the order to show them, each group's test to show in
+// full first. The first group is the exercise's status line:
+//   1. the recorded mistake most failed tests name: the slip itself (on a symmetric input
+//      two mistakes give the same tensor, and the majority decides);
+//   2. the code threw on the notebook's own case (the book's input must work first);
+//   3. a failure on the notebook's case, then any other failure of the student's code;
+//   4. functions still the stub; last, functions that fail because a callee does (the root
+//      cause comes first).
+// Within a rank, value cases come before argument checks, then the tests' order; within a
+// group, the notebook's case first ("notebook" in its name, not "_shape": a case drawn at
+// the notebook's sizes).
+std::vector<std::vector<std::string>> failure_groups(const std::vector<failed_test>& tests);
 
 // Appends the verdict stream of this program's tests to `path`, and names the test that was
 // running if the program dies of a signal (SIGSEGV, SIGABRT, SIGFPE, SIGBUS, SIGILL, and
