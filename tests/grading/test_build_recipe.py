@@ -208,7 +208,10 @@ class LinkRulesTest(unittest.TestCase):
         self.top = Path(tempfile.mkdtemp(prefix="attn-symbols."))
         self.addCleanup(shutil.rmtree, self.top)
         stub = self.compile("stub", "int answer() { throw 1; }\n")
-        internal = self.compile("internal", "int kit_helper() { return 1; }\n")
+        # The kit's internals, with its hook on the C++ runtime's throw (throw_hook.cpp).
+        internal = self.compile("internal", "int kit_helper() { return 1; }\n"
+                                "extern \"C\" void __cxa_throw(void*, void*, void (*)(void*)) "
+                                "{ for (;;) {} }\n")
         api = self.compile("api", "int api_call() { return 2; }\n")
         self.rules = symbols.LinkRules(
             declared=set(symbols.defined_strongly(stub)),
@@ -239,6 +242,11 @@ class LinkRulesTest(unittest.TestCase):
                      "int api_call() { return 42; }\n"):
             with self.subTest(text=text):
                 self.assertIn("which is the kit's own", self.refusal(text))
+
+    def test_a_throw_calls_the_kits_hook_on_the_runtime_and_is_allowed(self):
+        self.assertEqual(self.refusal("int answer() { throw 1; }\n"), "")
+        self.assertIn("it defines __cxa_throw, which is the kit's own", self.refusal(
+            'extern "C" void __cxa_throw(void*, void*, void (*)(void*)) { for (;;) {} }\n'))
 
     def test_main_is_refused(self):
         self.assertIn("main()", self.refusal("int main() { return 0; }\n"))

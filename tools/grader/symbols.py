@@ -28,6 +28,12 @@ from pathlib import Path
 STRONG = set("TDBRGSCAI")
 WEAK = set("WVu")
 
+# The C++ runtime's functions the kit defines before the runtime does, to watch them: every
+# `throw` calls __cxa_throw, which keeps the call stack for the line of the student's file
+# (kit/core/src/throw_hook.cpp). A student's object calls it as it calls the runtime's, and
+# may not define it (it is the kit's).
+RUNTIME_HOOKS = frozenset({"__cxa_throw"})
+
 
 def parse_nm(text: str) -> dict:
     """{name: type letter} from `nm -P` output (archives' member headers are skipped)."""
@@ -106,7 +112,7 @@ def refusal(listing: str, rules: LinkRules) -> str:
             return (f"it defines {demangle(name)}, which is the kit's own: an exercise file "
                     f"may define the functions its stub declares and helpers of its own "
                     f"(static, or in an unnamed namespace)")
-        if kind == "U" and name in rules.internal:
+        if kind == "U" and name in rules.internal and name not in RUNTIME_HOOKS:
             return (f"it calls {demangle(name)}, which is the kit's own, not the exercise "
                     f"API: an exercise file may call the API in include/attn/ and the earlier "
                     f"exercises' functions")

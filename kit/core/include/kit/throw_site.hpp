@@ -9,7 +9,8 @@
 // first frame in the student's file is the answer:
 //   exercises/05_all_context_vectors.cpp:31: `return xt::linalg::dot(inputs, inputs);`
 // Without addr2line, debug information or a frame in that file, there is no answer ("" line),
-// never an error: the failure is then told without its line, as before.
+// never an error: the failure is then told without its line, as before. So it is in the
+// grader's sandbox, where a student's program may start no other process (addr2line is one).
 #pragma once
 
 #include <string>
