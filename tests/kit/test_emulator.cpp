@@ -198,6 +198,21 @@ TEST(EmulatorTest, AnExceptionInAThreadIsNamedAndEndsTheLaunch) {
     }
 }
 
+// A thread's locals past its stack: a crash, as on a GPU, never a write over other memory.
+__global__ void huge_locals(global<float> out) {
+    volatile float scratch[1 << 20];  // 4 MiB: a GPU thread's stack is a few KiB
+    for (int i = 0; i < (1 << 20); i += 1024) scratch[i] = static_cast<float>(i);
+    out[threadIdx.x] = scratch[1024];
+}
+
+TEST(EmulatorDeathTest, AThreadWhoseLocalsOutgrowItsStackCrashes) {
+    GTEST_FLAG_SET(death_test_style, "threadsafe");  // OpenBLAS's threads are running
+    std::vector<float> out(2);
+    EXPECT_DEATH(attn::gpu::launch(huge_locals, dim3(1), dim3(2),
+                                   attn::gpu::global_view(out.data(), out.size(), "out")),
+                 "");
+}
+
 TEST(EmulatorTest, ALaunchOfNoThreadsOrTooManyIsRefused) {
     std::vector<float> out(4);
     for (const dim3 block : {dim3(0), dim3(2048)}) {

@@ -6,8 +6,10 @@
 #include <array>
 #include <cstring>
 #include <map>
+#include <sys/mman.h>
 #include <tuple>
 #include <ucontext.h>
+#include <unistd.h>
 
 #if defined(__SANITIZE_ADDRESS__)
 #include <sanitizer/common_interface_defs.h>
@@ -63,10 +65,35 @@ constexpr std::size_t stack_size = 512 * 1024;
 constexpr std::size_t stack_size = 128 * 1024;
 #endif
 
+// A fiber's stack, with an inaccessible page below it: a thread whose locals outgrow it (a
+// GPU thread's stack is small too) crashes there, rather than writing over the heap.
+class fiber_stack {
+public:
+    fiber_stack() {
+        const auto page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+        mapped_ = stack_size + page;
+        memory_ =
+            mmap(nullptr, mapped_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (memory_ == MAP_FAILED) throw std::bad_alloc();
+        mprotect(memory_, page, PROT_NONE);
+        bottom_ = static_cast<char*>(memory_) + page;
+    }
+    fiber_stack(const fiber_stack&) = delete;
+    fiber_stack& operator=(const fiber_stack&) = delete;
+    ~fiber_stack() { munmap(memory_, mapped_); }
+
+    char* get() const { return bottom_; }
+
+private:
+    void* memory_ = nullptr;
+    std::size_t mapped_ = 0;
+    char* bottom_ = nullptr;
+};
+
 struct fiber {
     enum class state { ready, waiting, done };
     ucontext_t context{};
-    std::unique_ptr<char[]> stack;
+    std::unique_ptr<fiber_stack> stack;
     state now = state::ready;
     bool started = false;
     int barrier_line = 0;
@@ -165,7 +192,7 @@ void add_finding(launch_state& state, const std::string& id, const std::string& 
 void switch_to_fiber(launch_state& state, fiber& next) {
 #if defined(ATTN_EMU_ASAN)
     void* fake = nullptr;
-    __sanitizer_start_switch_fiber(&fake, next.stack.get(), stack_size);
+    __sanitizer_start_switch_fiber(&fake, next.stack->get(), stack_size);
     swapcontext(&state.scheduler, &next.context);
     __sanitizer_finish_switch_fiber(fake, nullptr, nullptr);
 #else
@@ -292,7 +319,7 @@ void run_block(launch_state& state, const dim3& block_index) {
         each.now = fiber::state::ready;
         each.started = false;
         getcontext(&each.context);
-        each.context.uc_stack.ss_sp = each.stack.get();
+        each.context.uc_stack.ss_sp = each.stack->get();
         each.context.uc_stack.ss_size = stack_size;
         each.context.uc_link = nullptr;
         makecontext(&each.context, fiber_main, 0);
@@ -555,7 +582,7 @@ void run(const dim3& grid, const dim3& block, const std::function<void()>& body)
     state.block = block;
     state.body = &body;
     state.fibers.resize(threads);
-    for (auto& each : state.fibers) each.stack.reset(new char[stack_size]);
+    for (auto& each : state.fibers) each.stack = std::make_unique<fiber_stack>();
     const auto globals = std::move(pending_globals);
     pending_globals.clear();
     active = &state;

@@ -15,7 +15,7 @@
 // slip: weights_transposed -> softmax over the columns (dim=0), or multiplied by the transposed
 // slip: returned_weights -> returned the attention weights
 // inputs @ weights, the operands swapped: xtensor-blas throws, and the kit names the line.
-// slip: operands_swapped -> at exercises/05_all_context_vectors.cpp:85: `return xt::linalg::dot(inputs, weights);`
+// slip: operands_swapped -> at exercises/05_all_context_vectors.cpp:85
 // Issue 41: each row by exercise 04's weighted sum, copied into this file as a helper with a slip
 // in it (the kit links 04's reference solution, so a slip in the student's own 04 cannot reach 05):
 // 05 fails downstream of the helper, and names the helper's mistake.

@@ -84,7 +84,9 @@ class region;
 void record(region& memory, std::int64_t flat, bool write, int line);
 
 // One element of shared or global memory, read where it is converted to T, written where it
-// is assigned to.
+// is assigned to. Only where it is indexed: `auto x = tile[i][j];` keeps the element, not its
+// value (CUDA's copy), so a later `x = 1` would write shared memory; the assignments of a
+// named element do not compile (`float x = tile[i][j];` is the CUDA way).
 template <class T>
 class element {
 public:
@@ -95,16 +97,16 @@ public:
         record(*memory_, flat_, false, line_);
         return *value_;
     }
-    element& operator=(T value) {
+    element& operator=(T value) && {
         record(*memory_, flat_, true, line_);
         *value_ = value;
         return *this;
     }
-    element& operator=(const element& other) { return *this = static_cast<T>(other); }
-    element& operator+=(T value) { return *this = static_cast<T>(*this) + value; }
-    element& operator-=(T value) { return *this = static_cast<T>(*this) - value; }
-    element& operator*=(T value) { return *this = static_cast<T>(*this) * value; }
-    element& operator/=(T value) { return *this = static_cast<T>(*this) / value; }
+    element& operator=(const element& other) && { return std::move(*this) = static_cast<T>(other); }
+    element& operator+=(T value) && { return std::move(*this) = static_cast<T>(*this) + value; }
+    element& operator-=(T value) && { return std::move(*this) = static_cast<T>(*this) - value; }
+    element& operator*=(T value) && { return std::move(*this) = static_cast<T>(*this) * value; }
+    element& operator/=(T value) && { return std::move(*this) = static_cast<T>(*this) / value; }
 
 private:
     region* memory_;
