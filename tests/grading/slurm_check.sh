@@ -35,8 +35,9 @@ if [ "$(id -u)" != 0 ]; then
   exit 1
 fi
 if ! command -v slurmctld >/dev/null || ! command -v munged >/dev/null; then
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-    slurm-wlm munge >/dev/null
+  # beside Gradescope's setup.sh, whose apt-get may hold dpkg's lock: wait for it
+  DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq \
+    --no-install-recommends slurm-wlm munge >/dev/null
 fi
 
 work=$(mktemp -d)

@@ -85,8 +85,10 @@ def install(packages: dict, with_recorder: bool = False, say_so: bool = False,
         return False
     say("kit setup: installing " + " ".join(missing) + " ...")
     environment = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-    for command in (["apt-get", "update", "-qq"],
-                    ["apt-get", "install", "-y", "-qq", "--no-install-recommends", *missing]):
+    # Another apt-get of the machine may hold dpkg's lock a while: wait for it, not fail.
+    apt = ["apt-get", "-o", "DPkg::Lock::Timeout=600"]
+    for command in ([*apt, "update", "-qq"],
+                    [*apt, "install", "-y", "-qq", "--no-install-recommends", *missing]):
         result = subprocess.run(command, env=environment, stdout=subprocess.PIPE,
                                 stderr=subprocess.STDOUT, text=True)
         if result.returncode != 0:

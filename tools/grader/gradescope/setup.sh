@@ -15,8 +15,11 @@ case $os in
        "image (the kit's README, \"Platforms\"); elsewhere it needs CMake >= 3.25 and" \
        "xtensor >= 0.24 (Ubuntu 22.04, Gradescope's default, has CMake 3.22)" >&2 ;;
 esac
-apt-get update -qq
-DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends python3 git >/dev/null
+# Another apt-get of the machine (a test installing Slurm beside it) holds dpkg's lock a while:
+# wait for it rather than fail.
+apt-get -o DPkg::Lock::Timeout=600 update -qq
+DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq \
+  --no-install-recommends python3 git >/dev/null
 python3 tools/kit setup
 python3 tools/grade --gradescope --prepare --root "$root"
 # The kit (its solutions/ and goldens) and the hidden set (autograder/hidden) are root's alone:
