@@ -105,8 +105,20 @@ function(attn_add_exercise catalogue index)
   # "gpu": true marks the GPU track's exercises (.cu files, cmake/AttnGpu.cmake): built on the
   # OMP or CUDA backend, labelled gpu, and not at all when ATTN_GPU is OFF.
   string(JSON gpu ERROR_VARIABLE not_gpu GET "${catalogue}" exercises ${index} gpu)
+  # "kernel": true marks a CUDA kernel (attn/gpu/kernel.hpp, attn_kernel_sources): built in
+  # every build, by nvcc in the CUDA one and by g++ for the kit's emulator everywhere else.
+  string(JSON kernel ERROR_VARIABLE not_kernel GET "${catalogue}" exercises ${index} kernel)
   set(labels ${label})
   set(file_flags ${ATTN_EXERCISE_FILE_FLAGS})
+  if(kernel)
+    set(gpu OFF)
+    list(APPEND labels gpu)
+    if(ATTN_GPU_BACKEND STREQUAL "CUDA")
+      set(file_flags "$<$<CONFIG:Debug>:-g>" "-Xcompiler=-Werror=return-type")
+    endif()
+  else()
+    set(kernel OFF)
+  endif()
   if(gpu)
     if(ATTN_GPU_BACKEND STREQUAL "OFF")
       message(STATUS "Exercise ${id} is on the GPU track, which is off: not built")
@@ -127,6 +139,12 @@ function(attn_add_exercise catalogue index)
   target_link_libraries(ex${id}_tests PUBLIC kit_testing)
   target_compile_definitions(ex${id}_tests PRIVATE ATTN_EXERCISE_ID="${id}")
   target_precompile_headers(ex${id}_tests REUSE_FROM kit_testing)
+  if(kernel AND ATTN_GPU_BACKEND STREQUAL "CUDA")
+    target_compile_definitions(ex${id}_tests PRIVATE ATTN_KERNEL_ON_CUDA)
+    target_link_libraries(ex${id}_tests PUBLIC attn_gpu_tensors)
+  elseif(kernel)
+    target_link_libraries(ex${id}_tests PUBLIC kit_emu)
+  endif()
 
   set(sources exercises "${ATTN_EXERCISES_DIR}/${stub_name}" solutions "${solution}")
   foreach(track IN ITEMS exercises solutions)
@@ -140,6 +158,8 @@ function(attn_add_exercise catalogue index)
       # No xtensor header in a GPU file: nvcc never parses xtensor (the shim attn_gpu_tensors
       # converts), so the xtensor precompiled header is not for it either.
       attn_gpu_sources(ex${id}_${track} ${source})
+    elseif(kernel)
+      attn_kernel_sources(ex${id}_${track} ${source})
     else()
       target_sources(ex${id}_${track} PRIVATE ${source})
       target_precompile_headers(ex${id}_${track} REUSE_FROM attn_exercise_pch)
@@ -161,7 +181,7 @@ function(attn_add_exercise catalogue index)
     # slows correct code by the clock, not by its CPU time.
     set_tests_properties(ex${id}.${track} PROPERTIES LABELS "${track};${labels}"
                                                      TIMEOUT ${wall_limit})
-    if(gpu AND ATTN_GPU_BACKEND STREQUAL "CUDA")
+    if((gpu OR kernel) AND ATTN_GPU_BACKEND STREQUAL "CUDA")
       # Without a CUDA device the test program skips every test (tests/test_23's
       # environment): ctest says skipped, never passed.
       set_tests_properties(ex${id}.${track} PROPERTIES SKIP_REGULAR_EXPRESSION
@@ -170,18 +190,20 @@ function(attn_add_exercise catalogue index)
   endforeach()
 
   if(ATTN_BUILD_RECIPE)
-    attn_record_recipe(${id} ${gpu})
+    attn_record_recipe(${id} ${gpu} ${kernel})
   endif()
 
   # The student's file again, under the sanitizers: the file and line of a memory error. Its
   # object comes first on the link line: of the copies of an inline function (xtensor's
   # operator()), the linker keeps the first, and only the student's copy is instrumented.
   # g++ only: nvcc has no AddressSanitizer.
-  if(NOT ATTN_GPU_BACKEND STREQUAL "CUDA" OR NOT gpu)
+  if(NOT ATTN_GPU_BACKEND STREQUAL "CUDA" OR NOT (gpu OR kernel))
     set(sanitizers -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
     add_library(ex${id}_exercises_asan OBJECT EXCLUDE_FROM_ALL)
     if(gpu)
       attn_gpu_sources(ex${id}_exercises_asan "${ATTN_EXERCISES_DIR}/${stub_name}")
+    elseif(kernel)
+      attn_kernel_sources(ex${id}_exercises_asan "${ATTN_EXERCISES_DIR}/${stub_name}")
     else()
       target_sources(ex${id}_exercises_asan PRIVATE "${ATTN_EXERCISES_DIR}/${stub_name}")
     endif()
@@ -213,6 +235,8 @@ function(attn_add_exercise catalogue index)
     target_compile_options(ex${id}_slips PRIVATE ${file_flags})
     if(gpu)
       attn_gpu_sources(ex${id}_slips ${slips_file})
+    elseif(kernel)
+      attn_kernel_sources(ex${id}_slips ${slips_file})
     else()
       target_sources(ex${id}_slips PRIVATE ${slips_file})
       target_precompile_headers(ex${id}_slips REUSE_FROM attn_exercise_pch)

@@ -78,3 +78,16 @@ function(attn_gpu_sources target)
   endif()
   target_link_libraries(${target} PUBLIC attn_gpu_backend)
 endfunction()
+
+# attn_kernel_sources(<target> <source>...): the files of a CUDA kernel written on
+# attn/gpu/kernel.hpp: nvcc's in the CUDA build; everywhere else g++'s (-x c++), run by the
+# kit's emulator (kit_emu), which needs no GPU and no Thrust.
+function(attn_kernel_sources target)
+  target_sources(${target} PRIVATE ${ARGN})
+  if(ATTN_GPU_BACKEND STREQUAL "CUDA")
+    target_link_libraries(${target} PUBLIC attn_gpu_backend)
+  else()
+    set_source_files_properties(${ARGN} TARGET_DIRECTORY ${target} PROPERTIES LANGUAGE CXX)
+    target_link_libraries(${target} PUBLIC kit_emu)
+  endif()
+endfunction()

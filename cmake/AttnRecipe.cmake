@@ -11,12 +11,13 @@ option(ATTN_BUILD_RECIPE "Record the grader's build recipe of each exercise (rec
 
 set(ATTN_RECORD_STEP ${CMAKE_CURRENT_LIST_DIR}/attn_record_step.py)
 
-# attn_record_recipe(<id> <gpu>): the recipe of exercise <id>, from its targets exNN_exercises
-# (the stub's library) and test_exNN_exercises (its program), which must exist; the earlier
-# solutions' archives are ATTN_EARLIER_SOLUTIONS, the kit libraries a student's file may call
-# ATTN_API_LIBRARIES (the rest of the link is the kit's own, which it may neither define nor
-# call: tools/grader/symbols.py). Needs ATTN_PYTHON.
-function(attn_record_recipe id gpu)
+# attn_record_recipe(<id> <gpu> <kernel>): the recipe of exercise <id>, from its targets
+# exNN_exercises (the stub's library) and test_exNN_exercises (its program), which must exist;
+# the earlier solutions' archives are ATTN_EARLIER_SOLUTIONS, the kit libraries a student's
+# file may call ATTN_API_LIBRARIES, and for a CUDA kernel on the emulator kit_emu (the rest of
+# the link is the kit's own, which it may neither define nor call: tools/grader/symbols.py).
+# Needs ATTN_PYTHON.
+function(attn_record_recipe id gpu kernel)
   set(recipes ${CMAKE_BINARY_DIR}/recipes)
   foreach(kind IN ITEMS solution api)
     set(${kind} "")
@@ -24,7 +25,11 @@ function(attn_record_recipe id gpu)
   foreach(earlier IN LISTS ATTN_EARLIER_SOLUTIONS)
     list(APPEND solution "\"$<TARGET_LINKER_FILE:${earlier}>\"")
   endforeach()
-  foreach(library IN LISTS ATTN_API_LIBRARIES)
+  set(api_libraries ${ATTN_API_LIBRARIES})
+  if(kernel AND NOT ATTN_GPU_BACKEND STREQUAL "CUDA")
+    list(APPEND api_libraries kit_emu)
+  endif()
+  foreach(library IN LISTS api_libraries)
     list(APPEND api "\"$<TARGET_LINKER_FILE:${library}>\"")
   endforeach()
   list(JOIN solution ", " solution)
@@ -33,7 +38,7 @@ function(attn_record_recipe id gpu)
        "{\"exercise\": \"${id}\", \"stub_library\": \"$<TARGET_LINKER_FILE:ex${id}_exercises>\",
  \"solution_archives\": [${solution}], \"api_archives\": [${api}]}\n")
   set(language CXX)
-  if(gpu AND ATTN_GPU_BACKEND STREQUAL "CUDA")
+  if((gpu OR kernel) AND ATTN_GPU_BACKEND STREQUAL "CUDA")
     set(language CUDA)
   endif()
   list(LENGTH CMAKE_${language}_COMPILER_LAUNCHER launcher_words)  # ccache: not in the recipe

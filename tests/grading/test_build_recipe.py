@@ -43,7 +43,7 @@ add_library(ex02_exercises STATIC stub.cpp)
 add_executable(test_ex02_exercises main.cpp)
 target_link_libraries(test_ex02_exercises PRIVATE ex02_exercises ex01_solutions)
 set(ATTN_EARLIER_SOLUTIONS ex01_solutions)
-attn_record_recipe(02 OFF)
+attn_record_recipe(02 OFF OFF)
 """
 TOY_FILES = {
     "earlier.cpp": "int earlier() { return 40; }\n",

@@ -119,7 +119,7 @@ TEST(EmulatorTest, TheNextTileLoadedWhileRowsStillReadThisOneIsAWriteAfterRead) 
 TEST(EmulatorTest, ABarrierSomeThreadsNeverReachIsNamedNotAHang) {
     const run_result result = run_tile_sums(13, returned_early);
     EXPECT_EQ(result.finding, "divergent_barrier");
-    EXPECT_THAT(result.text, HasSubstr("a divergent barrier in block 1: threads 0..4 wait at "
+    EXPECT_THAT(result.text, HasSubstr("a divergent barrier: in block 1, threads 0..4 wait at "
                                        "__syncthreads() " +
                                        at("SYNC AFTER LOAD") +
                                        ", while threads 5..7 returned without reaching it"));

@@ -219,7 +219,10 @@ class Grader:
         source, build = kit_dir / ".kit-src", kit_dir / ".kit-build"
         self.judge = kitbuild.judge_program(kit_dir)
         self.commands = {ex["id"]: kitbuild.commands(build, ex) for ex in self.exercises}
-        self.is_gpu = {ex["id"]: bool(ex.get("gpu")) for ex in self.exercises}
+        # The GPU track's files, Thrust's (gpu) and CUDA kernels (kernel, on the emulator
+        # without CUDA): compiled alone, with their own flags.
+        self.is_gpu = {ex["id"]: bool(ex.get("gpu") or ex.get("kernel")) for ex in self.exercises}
+        self.is_kernel = {ex["id"]: bool(ex.get("kernel")) for ex in self.exercises}
         self.backend = kitbuild.gpu_backend(build)
         self.toolchain = tuple(sorted({path for ex in self.exercises for path in
                                        kitbuild.toolchain_dirs(self.commands[ex["id"]])}))
@@ -515,7 +518,9 @@ class Grader:
         the one unit of the other files), a file may compile there and not here."""
         errors = [arg for arg in argv if arg.startswith("-Werror")]
         made = (f" Warnings made errors: {' '.join(errors)}." if errors else "")
-        if self.is_gpu[ex_id]:
+        if self.is_kernel[ex_id] and self.backend != "CUDA":
+            how = "g++ for the kit's CUDA emulator (the .cu file as C++)"
+        elif self.is_gpu[ex_id]:
             how = {"CUDA": "nvcc, for the GPU",
                    "OMP": "g++ on Thrust's OpenMP backend (the .cu file as C++, "
                           "-fopenmp)"}.get(self.backend, f"the {self.backend} backend")

@@ -265,9 +265,9 @@ def report(shown_path: str, findings: list) -> str:
 
 
 def exercise_findings(root: Path, ex: dict) -> list:
-    """The findings in a GPU-track exercise's file (exercises.json "gpu": true); [] for any
-    other exercise, or where the file cannot be read."""
-    if not ex.get("gpu"):
+    """The findings in a GPU-track exercise's file (exercises.json "gpu" or "kernel": true);
+    [] for any other exercise, or where the file cannot be read."""
+    if not (ex.get("gpu") or ex.get("kernel")):
         return []
     try:
         return lint_file(Path(root) / ex["stub"])
@@ -293,7 +293,7 @@ def exercise_report(root: Path, ex: dict, shown_path: str) -> list:
         return []
     count = f"{len(findings)} problem{'s' if len(findings) > 1 else ''}"
     return ([f"⚠ {count} in the device code of {shown_path}, which nvcc refuses or a GPU "
-             "cannot run (the OpenMP build runs it on the CPU, where it works):"]
+             "cannot run (the CPU build runs it, where it works):"]
             + [f"  {line}" for line in report(shown_path, findings).splitlines()] + [""])
 
 

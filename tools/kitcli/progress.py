@@ -136,7 +136,14 @@ def verdict(ex: dict, cases: list, program_passed: bool) -> State:
     if not program_passed:
         return State(FAILING, "its test program failed after every test passed: "
                               f"`tools/kit check {ex['id']}` shows why")
-    return State(DONE, "")
+    return State(DONE, performance_note(cases))
+
+
+def performance_note(cases: list) -> str:
+    """What a done exercise's tests noted of its speed ("" if nothing): right, and worth a
+    sentence (a kernel that reads every tile; kit/verdicts.hpp, note_performance)."""
+    notes = [note for case in cases for note in case.notes]
+    return f"right, but {notes[0]}" if notes else ""
 
 
 def gpu_backend(kit: Kit, preset: str) -> str:
@@ -154,7 +161,7 @@ def gpu_backend(kit: Kit, preset: str) -> str:
 def cuda_result(kit: Kit, ex: dict) -> str:
     """What the CUDA build (preset cuda, build-cuda/) last said of a GPU-track exercise, for
     status's line under it: "" where it never ran there."""
-    if not ex.get("gpu"):
+    if not (ex.get("gpu") or ex.get("kernel")):
         return ""
     stream = reports.read_verdicts(build.verdicts_path(kit, "cuda", ex))
     if stream is None:

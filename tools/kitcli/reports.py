@@ -107,6 +107,9 @@ class TestVerdict:
     # (docs/verdicts.md, "groups": failures alike in one group, the groups in the order to
     # show them); None for a test that passed, or in a stream cut short before its end.
     shown: tuple | None = None
+    # How the code performs, where the test noted it (a kernel that reads more than it needs:
+    # kit/verdicts.hpp, note_performance); a test that passed may have notes.
+    notes: tuple = ()
 
     @property
     def kind(self) -> str:
@@ -226,4 +229,5 @@ def test_verdict(event: dict) -> TestVerdict:
                                 description=failure.get("description", "")))
     return TestVerdict(name=event["test"], value_case=event.get("case"),
                        outcome=event["status"], failures=tuple(failures),
-                       ruled_out=tuple(event.get("ruled_out", ())), because=event.get("because"))
+                       ruled_out=tuple(event.get("ruled_out", ())), because=event.get("because"),
+                       notes=tuple(event.get("notes", ())))

@@ -375,6 +375,8 @@ def check(kit: Kit, number: str | None, pattern: str | None = None,
             " runs them all)")
     state = progress.device_code_checked(
         kit, ex, progress.verdict(ex, first.cases, program_passed=first.end.exit_code == 0))
+    if state.name == progress.DONE and state.reason:  # right, with a note on its speed
+        say(f"Note: {state.reason}.")
     if state.name == progress.DONE and not pattern:
         # The first exercise not done, as status's Next: one skipped before this one counts.
         following = next((other for other in kit.exercises

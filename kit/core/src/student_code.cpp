@@ -2,6 +2,7 @@
 #include "kit/student_code.hpp"
 
 #include "attn/errors.hpp"
+#include "kit/kernel_error.hpp"
 #include "kit/throw_site.hpp"
 
 #include <algorithm>
@@ -187,6 +188,13 @@ call_failure failure_of(const std::function<void()>& code, const std::string& ca
         return {};
     } catch (const attn::not_implemented& not_yet) {
         return {not_yet.what(), not_yet.what(), true};
+    } catch (const attn::gpu::kernel_error& broken) {
+        // The emulator's finding names the threads, the element and the student's lines:
+        // where the launch threw says nothing more.
+        const source_line site = latest_throw_site();
+        const std::string line = student_words(call) + ": " + broken.what() +
+                                 (site.found() ? " (the lines of " + site.file + ")" : "");
+        return {line, "kernel:" + broken.id(), false, false, broken.id(), broken.summary()};
     } catch (const std::exception& error) {
         const std::string message = readable_message(error.what());
         what = student_words(call) + " threw " + type_name(error) + ": \"" + message + "\"";

@@ -179,7 +179,8 @@ void add_finding(launch_state& state, const std::string& id, const std::string& 
     auto& findings = state.report.findings;
     const bool known = std::any_of(findings.begin(), findings.end(),
                                    [&](const finding& each) { return each.id == id; });
-    if (!known) findings.push_back({id, text});
+    // The kind of finding first, in the words a status line shows (kit/kernel_error.hpp).
+    if (!known) findings.push_back({id, gpu::kernel_error::summary_of(id) + ": " + text});
 }
 
 // Records a finding the launch cannot go on after, and ends the running thread.
@@ -282,8 +283,7 @@ bool barrier_agreed(launch_state& state) {
         }
     }
     if (waiting.empty() || (returned.empty() && waiting.size() == 1)) return true;
-    std::string text =
-        "a divergent barrier in block " + dim_text(state.block_index, state.grid) + ": ";
+    std::string text = "in block " + dim_text(state.block_index, state.grid) + ", ";
     std::string sep;
     for (const auto& [line, threads] : waiting) {
         text += sep + threads_text(state, threads) + " wait at __syncthreads() at line " +
@@ -370,23 +370,21 @@ void shared_race(launch_state& state, const region& memory, std::int64_t flat, m
     const auto& reading = state.fibers.at(static_cast<std::size_t>(reader.thread));
     const std::string element = memory.element_name(flat);
     if (writes_before_reading(reading, writer.line, reader.line)) {
-        add_finding(
-            state, "shared_race_raw",
-            "a race on shared memory (read-after-write): " + thread_name(state, reader.thread) +
-                " read " + element + " at line " + std::to_string(reader.line) + ", which " +
-                thread_name(state, writer.thread) + " wrote at line " +
-                std::to_string(writer.line) +
-                " with no __syncthreads() between them: sync after loading the tile, "
-                "before any thread reads it");
+        add_finding(state, "shared_race_raw",
+                    thread_name(state, reader.thread) + " read " + element + " at line " +
+                        std::to_string(reader.line) + ", which " +
+                        thread_name(state, writer.thread) + " wrote at line " +
+                        std::to_string(writer.line) +
+                        " with no __syncthreads() between them: sync after loading the tile, "
+                        "before any thread reads it");
     } else {
-        add_finding(
-            state, "shared_race_war",
-            "a race on shared memory (write-after-read): " + thread_name(state, writer.thread) +
-                " wrote " + element + " at line " + std::to_string(writer.line) + " while " +
-                thread_name(state, reader.thread) + " still read it at line " +
-                std::to_string(reader.line) +
-                ", with no __syncthreads() between them: sync after the last read of a "
-                "tile, before loading the next one");
+        add_finding(state, "shared_race_war",
+                    thread_name(state, writer.thread) + " wrote " + element + " at line " +
+                        std::to_string(writer.line) + " while " +
+                        thread_name(state, reader.thread) + " still read it at line " +
+                        std::to_string(reader.line) +
+                        ", with no __syncthreads() between them: sync after the last read of a "
+                        "tile, before loading the next one");
     }
 }
 
@@ -426,14 +424,13 @@ void record_shared(launch_state& state, region& memory, std::int64_t flat, bool 
         return;
     }
     if (shadow.write_epoch == state.epoch && shadow.writer.thread != self.linear) {
-        add_finding(
-            state, "shared_race_write_write",
-            "a race on shared memory (two writes): " + thread_name(state, shadow.writer.thread) +
-                " and " + thread_name(state, self.linear) + " both wrote " +
-                memory.element_name(flat) + " (lines " + std::to_string(shadow.writer.line) +
-                " and " + std::to_string(line) +
-                ") with no __syncthreads() between them: let one thread write each "
-                "element");
+        add_finding(state, "shared_race_write_write",
+                    thread_name(state, shadow.writer.thread) + " and " +
+                        thread_name(state, self.linear) + " both wrote " +
+                        memory.element_name(flat) + " (lines " +
+                        std::to_string(shadow.writer.line) + " and " + std::to_string(line) +
+                        ") with no __syncthreads() between them: let one thread write each "
+                        "element");
     }
     if (shadow.read_epoch == state.epoch) {
         const mark other =
@@ -572,7 +569,8 @@ void run(const dim3& grid, const dim3& block, const std::function<void()>& body)
     if (threads == 0 || threads > 1024 || grid.x == 0 || grid.y == 0 || grid.z == 0) {
         pending_globals.clear();
         throw gpu::kernel_error("launch_configuration",
-                                "a launch of " + std::to_string(threads) +
+                                gpu::kernel_error::summary_of("launch_configuration") +
+                                    ": a launch of " + std::to_string(threads) +
                                     " threads a block on a grid with an empty side: a block has "
                                     "1 to 1024 threads, a grid at least one block");
     }

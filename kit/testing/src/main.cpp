@@ -274,6 +274,12 @@ private:
         void on_throw(const call_failure& failure, const char* file, int line) override {
             stopped_ = true;
             failure_facts facts{failure.stub ? "not_implemented" : "threw", "", {}};
+            if (!failure.finding_id.empty()) {  // named as a recorded mistake is
+                facts.kind = "kernel";
+                facts.compared.mistake = failure.finding;
+                facts.compared.mistake_id = failure.finding_id;
+                facts.compared.mistake_family = failure.finding_id;
+            }
             facts.alike = failure.alike;
             facts.points_to_garbage = failure.points_to_garbage;
             fail_at(file, line, failure.line, std::move(facts));

@@ -53,6 +53,11 @@ std::vector<std::string>& ruled_out_now() {
     return names;
 }
 
+std::vector<std::string>& notes_now() {  // note_performance()'s of the running test
+    static std::vector<std::string> notes;
+    return notes;
+}
+
 int stream = -1;  // the verdict file, opened for appending
 
 // Writes all of `text` with as few write(2) calls as the kernel allows (one, for a line of
@@ -177,6 +182,7 @@ std::string alike_key(const failure_facts& facts, const comparison& compared,
     if (facts.kind == "law") return "law:" + facts.output;
     if (facts.kind == "not_implemented") return "not_implemented";
     if (facts.kind == "threw") return "threw:" + facts.alike;
+    if (facts.kind == "kernel") return facts.alike;  // "kernel:shared_race_raw"
     return facts.kind + ":" + text;
 }
 
@@ -196,6 +202,7 @@ public:
         unnamed_.clear();
         facts_.clear();
         ruled_out_now().clear();
+        notes_now().clear();
         running_ = full_name(test);
         write_line({{"event", "start"}, {"test", running_}});
         prepare_crash_line(full_name(test));
@@ -219,6 +226,7 @@ public:
                                   {"file", part.file_name() ? part.file_name() : ""},
                                   {"line", part.line_number()}};
         if (facts.points_to_garbage) failure["points_to_garbage"] = true;
+        if (facts.kind == "kernel") failure["comparison"] = comparison_json(facts.compared);
         if (facts.kind == "mismatch" || facts.kind == "law") {
             failure["output"] = facts.output;
             if (!facts.call.empty()) failure["call"] = facts.call;
@@ -283,8 +291,11 @@ private:
 
     static nlohmann::json test_event(const ::testing::TestInfo& test, const char* status,
                                      const nlohmann::json& failures) {
-        return {{"event", "test"},  {"test", full_name(test)}, {"case", case_of(*test.result())},
-                {"status", status}, {"failures", failures},    {"ruled_out", ruled_out_now()}};
+        nlohmann::json event = {
+            {"event", "test"},  {"test", full_name(test)}, {"case", case_of(*test.result())},
+            {"status", status}, {"failures", failures},    {"ruled_out", ruled_out_now()}};
+        if (!notes_now().empty()) event["notes"] = notes_now();
+        return event;
     }
 
     // The names decided over every test (decide_names, as the judge decides them): each test
@@ -452,6 +463,11 @@ std::vector<std::vector<std::string>> failure_groups(const std::vector<failed_te
         shown.push_back(std::move(names));
     }
     return shown;
+}
+
+void note_performance(const std::string& text) {
+    if (std::find(notes_now().begin(), notes_now().end(), text) == notes_now().end())
+        notes_now().push_back(text);
 }
 
 void note_failure(const std::string& text, failure_facts facts) {

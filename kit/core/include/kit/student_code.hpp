@@ -63,6 +63,10 @@ struct call_failure {
     // What threw points to memory read outside what the code owns, not to a check of its own
     // (points_to_garbage): a sign for an AddressSanitizer build (docs/verdicts.md).
     bool points_to_garbage = false;
+    // A kernel that broke a rule of the GPU (attn::gpu::kernel_error, kit/kernel_error.hpp):
+    // the finding's id and summary, which a verdict names as it names a recorded mistake.
+    std::string finding_id = {};
+    std::string finding = {};
 
     bool threw() const { return !line.empty(); }
 };

@@ -25,6 +25,9 @@
 // served in N wavefronts is an N-way conflict).
 #pragma once
 
+#include "attn/fused_attention.hpp"  // attn::gpu::HeadsShape
+#include "kit/kernel_error.hpp"      // attn::gpu::kernel_error, what run() throws
+
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -40,22 +43,6 @@ struct dim3 {
     unsigned x, y, z;
     constexpr dim3(unsigned x_ = 1, unsigned y_ = 1, unsigned z_ = 1) : x(x_), y(y_), z(z_) {}
 };
-
-namespace attn::gpu {
-
-// A kernel that broke a rule of the GPU (kit/emu.hpp's list): its what() names the finding.
-class kernel_error : public std::runtime_error {
-public:
-    kernel_error(std::string id, const std::string& text)
-        : std::runtime_error(text), id_(std::move(id)) {}
-    // A stable name for the kind of finding: "shared_race_raw", "divergent_barrier", ...
-    const std::string& id() const { return id_; }
-
-private:
-    std::string id_;
-};
-
-}  // namespace attn::gpu
 
 namespace attn::kit::emu {
 
@@ -219,6 +206,13 @@ struct launch_report {
     std::uint64_t barriers = 0;           // barrier intervals run, all blocks
 };
 const launch_report& last_launch();
+
+// What a GPU's profiler would say of the last launch, if it was exercise 24's tiled kernel
+// (attn/tiled_attention.hpp) on `shape`, where it is slower than it needs to be: global
+// memory read beyond what a kernel that skips the tiles above the diagonal reads (a tenth
+// more), shared-memory bank conflicts. Sentences for kit::note_performance; none where the
+// kernel does as well as the kit's solution.
+std::vector<std::string> tiled_attention_notes(const gpu::HeadsShape& shape);
 
 // Runs `body` (the kernel with its arguments bound) on a grid of blocks of threads, checking
 // it; throws attn::gpu::kernel_error naming the first finding, if any.

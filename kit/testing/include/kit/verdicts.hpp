@@ -9,7 +9,8 @@
 //   {"event": "start", "test": "softmax_matrix.rows_notebook"}
 //   {"event": "test", "test": ..., "case": "03_softmax/rows_notebook" or null,
 //    "status": "passed" | "failed" | "skipped" | "not run", "failures": [...],
-//    "ruled_out": [names of recorded mistakes its results are not]}
+//    "ruled_out": [names of recorded mistakes its results are not],
+//    "notes": [how the code performs, where a test noted it]}  (only when there are notes)
 //   {"event": "crash", "test": ..., "signal": "SIGSEGV"}     (from the signal handler)
 //   {"event": "test", ..., "revised": true}  (at the end: see below)
 //   {"event": "end", "tests": 12, "failed": 3}
@@ -38,8 +39,10 @@ struct failure_facts {
     // "mismatch" (a result differs from its golden), "law" (a law of the case is broken,
     // kit/laws.hpp; output: "law.causal.context"), "threw" (the code under test threw),
     // "not_implemented" (it is still the stub), "check" (an argument check failed),
-    // "check_unreached" (an argument check not tested: its valid call threw), "kit" (the
-    // case set or a test file is broken); a failure the kit did not note is an "assertion".
+    // "check_unreached" (an argument check not tested: its valid call threw), "kernel" (a
+    // kernel broke a rule of the GPU, which the emulator names: compared.mistake_id is the
+    // finding's id), "kit" (the case set or a test file is broken); a failure the kit did not
+    // note is an "assertion".
     std::string kind;
     std::string output;   // a mismatch: the output's name ("weights")
     comparison compared;  // a mismatch: the comparison
@@ -67,6 +70,12 @@ void note_failure(const std::string& text, failure_facts facts);
 // output that passed rules out all of its golden's): its "test" event lists them under
 // "ruled_out", so a reader can tell a name another case gives by coincidence.
 void note_ruled_out(const std::vector<std::string>& mistakes);
+
+// Records a note on how the code under test performs, for a test that may pass: its "test"
+// event lists it under "notes" (docs/verdicts.md), and tools/kit shows it beside "done". A
+// kernel that reads every tile, or whose shared-memory layout conflicts on its banks, is
+// right, and worth a sentence; the same note twice in one test is kept once.
+void note_performance(const std::string& text);
 
 // A failed test, as the order of failures to show reads it.
 struct failed_test {
