@@ -7,6 +7,8 @@
 //            teaching kernel, data resident in the backend's memory (backend: OMP or CUDA)
 //   fast     the same module with the fast CUDA kernel (CUDA builds only)
 //   student  the same module with the student's exercises/23_fused_attention.cu
+//   tiled, student_tiled  the same module with exercise 24's tiled kernel, the solution's or
+//            the student's (CUDA builds only: the emulator checks, it does not time)
 //   sgemm_rate  OpenBLAS alone on the QKV projection's shape for 2048 tokens: the machine's
 //            GEMM rate in the same run, the roofline tools/kit bench measures the others by
 //   device_sgemm_rate  on CUDA, cuBLAS alone on that shape for 8192 tokens (B = 8, T = 1024):
@@ -38,6 +40,7 @@
 #include "attn/gpu/tensors.hpp"
 #include "attn/module.hpp"
 #include "attn/multi_head_attention.hpp"
+#include "attn/tiled_attention.hpp"
 #include "kit/compare.hpp"
 #include "kit/golden_store.hpp"
 
@@ -80,13 +83,20 @@ struct Implementation {
 std::vector<Implementation> implementations() {
     const std::string gpu = attn::gpu::backend_name();
 #if defined(ATTN_BENCH_STUDENT)
-    return {{"student", gpu, attn::gpu::fused_causal_attention}};
+    std::vector<Implementation> all{{"student", gpu, attn::gpu::fused_causal_attention}};
+#if defined(ATTN_BENCH_TILED)
+    all.push_back({"student_tiled", gpu, attn::gpu::tiled_causal_attention});
+#endif
+    return all;
 #else
     std::vector<Implementation> all{{"cpu", "CPU", nullptr},
                                     {"cpu_fast", "CPU", nullptr, true},
                                     {"thrust", gpu, attn::gpu::fused_causal_attention}};
 #if defined(ATTN_BENCH_FAST)
     all.push_back({"fast", gpu, attn::gpu::fast_causal_attention});
+#endif
+#if defined(ATTN_BENCH_TILED)
+    all.push_back({"tiled", gpu, attn::gpu::tiled_causal_attention});
 #endif
     return all;
 #endif

@@ -22,8 +22,9 @@ mkdir -p "$pack/debs"
 
 # What the CUDA build links and its tests run: the tests of ctest's gpu label, the benchmarks,
 # and the judge the grader needs.
-targets=(test_ex23_exercises test_ex23_solutions test_ex23_slips test_known_mistakes
-         test_fast_attention_goldens attn_bench attn_bench_student)
+targets=(test_ex23_exercises test_ex23_solutions test_ex23_slips test_ex24_exercises
+         test_ex24_solutions test_ex24_slips test_known_mistakes test_fast_attention_goldens
+         attn_bench attn_bench_student)
 cmake --preset cuda -DATTN_PYTHON=/usr/bin/python3 >/dev/null  # a path the GPU machine has too
 cmake --build --preset cuda --target "${targets[@]}"
 

@@ -2,8 +2,10 @@
 # benchmarks/gpu_machine/run.sh — the CUDA track on a lent GPU machine, in one call, from the
 # kit's root, after benchmarks/gpu_machine/pack.sh here (docs/gpu.md, "On a lent GPU machine"):
 #   1. the kit's Debian packages unpacked beside the image's files (none overwritten);
-#   2. ctest's gpu label on the packed CUDA build: exercise 23 on both tracks, its slips and
-#      goldens, the fast kernel's goldens, the benchmarks' smoke test;
+#   2. ctest's gpu label on the packed CUDA build: exercises 23 and 24 on both tracks, their
+#      slips and goldens, the fast kernel's goldens, the benchmarks' smoke test; then
+#      compute-sanitizer's racecheck and synccheck on each of exercise 24's slips, beside what
+#      the kit's emulator names for it (docs/gpu.md's table);
 #   3. tools/kit bench --cuda (saved to benchmarks/results/), tools/kit compare --cuda (its
 #      table, compare.csv and compare.svg), and which kernels PyTorch ran;
 #   4. with --profile: Nsight Compute's summary of the fast kernel at B = 8, T = 1024;
@@ -83,6 +85,20 @@ if $measure; then
 step "3. ctest -L gpu"
 ctest --test-dir build-cuda -L gpu -j4 --output-on-failure --timeout 300 2>&1 |
   tee "$out/ctest-gpu.log" | tail -40
+
+step "3b. compute-sanitizer on exercise 24's slips (the emulator's verdicts: docs/gpu.md)"
+if command -v compute-sanitizer >/dev/null; then
+  for slip in $(sed -n 's|^// slip: \([a-z_]*\) .*|\1|p' tests/kit/slips/24_tiled_attention.cu); do
+    for tool in racecheck synccheck; do
+      summary=$(ATTN_SLIP=$slip timeout 60 compute-sanitizer --tool $tool \
+          build-cuda/bin/test_ex24_slips --gtest_filter='*partial_tile*:*whole_tiles*' 2>&1 |
+        grep -E "SUMMARY|hazard|Barrier error" | sort | uniq -c | head -3 | tr -s ' ' | tr '\n' ';')
+      echo "$slip $tool: ${summary:-nothing reported}"
+    done
+  done | tee "$out/sanitizer-24.txt"
+else
+  echo "compute-sanitizer is not on PATH: the table waits for a machine with it"
+fi
 
 step "4. tools/kit bench --cuda"
 python3 tools/kit bench --cuda --no-build --save

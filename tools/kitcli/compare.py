@@ -214,7 +214,7 @@ def svg(rows: list, title: str, subtitle: str = "", roofline: tuple | None = Non
     # one series per implementation with times; the student's drawn last, on top
     styles = {impl: (COLOURS[i % len(COLOURS)], MARKERS[i % len(MARKERS)], DASHES[i % len(DASHES)])
               for i, impl in enumerate(order)}
-    for impl in sorted(order, key=lambda impl: impl == "student"):
+    for impl in sorted(order, key=lambda impl: impl.startswith("student")):
         colour, shape, dash = styles[impl]
         points = sorted((row["T"], row["ms_median"]) for row in timed if row["impl"] == impl)
         if not points:
