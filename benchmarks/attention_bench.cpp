@@ -10,7 +10,7 @@
 //   tiled, student_tiled  the same module with exercise 24's tiled kernel, the solution's or
 //            the student's (CUDA builds only: the emulator checks, it does not time)
 //   sgemm_rate  OpenBLAS alone on the QKV projection's shape for 2048 tokens: the machine's
-//            GEMM rate in the same run, the roofline tools/kit bench measures the others by
+//            GEMM rate in the same run, the roofline tools/kit dev bench measures the others by
 //   device_sgemm_rate  on CUDA, cuBLAS alone on that shape for 8192 tokens (B = 8, T = 1024):
 //            the GPU's fp32 GEMM rate in the same run, the roofline of the GPU rows
 // at T in {128, 256, 512, 1024} and B in {1, 8}. One source, two programs, as both tracks of
@@ -23,7 +23,7 @@
 //
 // Each repetition reports manual time (attn::gpu::synchronize() before the clock stops), a
 // "flops" counter (causal FLOPs counted once: 4 projections 2·B·T·d² each, scores and weights @
-// values 2·B·H·hd·T(T+1)/2 each) and GFLOP/s; tools/kit bench reads the JSON's median
+// values 2·B·H·hd·T(T+1)/2 each) and GFLOP/s; tools/kit dev bench reads the JSON's median
 // aggregate. The module's parameters come from attn::HashedUniform(kInitSeed) and x from
 // attn::hashed_uniform(kXSeed, "x", ...), which benchmarks/pytorch_timings.py computes alike,
 // so PyTorch runs the same numbers.
@@ -209,7 +209,7 @@ void bench_fused(benchmark::State& state, attn::gpu::CausalAttentionKernel kerne
 }
 
 // The machine's own sgemm rate, measured in the same run with the same threads: OpenBLAS on
-// the QKV projection's shape for 2048 tokens, (2048, 768) @ (768, 2304). tools/kit bench
+// the QKV projection's shape for 2048 tokens, (2048, 768) @ (768, 2304). tools/kit dev bench
 // prints each implementation's GFLOP/s as a fraction of it (its roofline).
 void bench_sgemm(benchmark::State& state) {
     const auto m = static_cast<int>(state.range(0)), n = static_cast<int>(state.range(1)),

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""benchmarks/pytorch_timings.py — PyTorch's side of tools/kit bench and compare: the seeds'
+"""benchmarks/pytorch_timings.py — PyTorch's side of tools/kit dev bench and compare: the seeds'
 MultiHeadAttention class (tools/recorder/notebooks.py, ch03.ipynb In [37]) at GPT-2 width
 (d_in = d_out = 768, 12 heads, context_length 1024, qkv_bias False), timed in eager mode, and
 the same module with its attention done by torch.nn.functional.scaled_dot_product_attention

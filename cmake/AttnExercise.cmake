@@ -45,7 +45,7 @@ target_precompile_headers(attn_exercise_pch PRIVATE <xtensor/xtensor.hpp> <xtens
 
 # The tests quote the stub's check lines from the stub itself (stub_line(), kit/stub_lines.hpp):
 # each exercise's test objects get its untouched stub's text, from git's blob of exercises.json's
-# stub_blob (`tools/kit catalogue` keeps it current), never from the student's exercises/ file,
+# stub_blob (`tools/kit dev catalogue` keeps it current), never from the student's exercises/ file,
 # whose checks a student may have edited or deleted. Where git or the blob is missing (a kit
 # without .git, as the grader's `git archive` export and Gradescope's copy are, or a stub
 # edited and not yet committed), the kit's own exercises/ file is read instead, and a fragment

@@ -6,8 +6,7 @@
 //   d_in, d_out = 768, 768
 //   context_length = 1024
 //   mha = MultiHeadAttention(d_in, d_out, context_length, 0.0, n_heads, False)
-// and the same layer's parameter count in the course's multi-head attention notebook,
-// ../shared/seeds/002_eeebb14cde2caf31.txt In [11]:
+// and the same layer's parameter count, as the course's multi-head attention notes compute it:
 //   sum(p.numel() for p in gpt2_mha.parameters())            # 2,362,368 with qkv_bias=True
 // Declared in include/attn/gpt2.hpp. Check your work: `tools/kit check 22`. Stuck?
 // `tools/kit hint 22`.

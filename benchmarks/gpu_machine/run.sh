@@ -6,7 +6,7 @@
 #      slips and goldens, the fast kernel's goldens, the benchmarks' smoke test; then
 #      compute-sanitizer's racecheck and synccheck on each of exercise 24's slips, beside what
 #      the kit's emulator names for it (docs/gpu.md's table);
-#   3. tools/kit bench --cuda (saved to benchmarks/results/), tools/kit compare --cuda (its
+#   3. tools/kit dev bench --cuda (saved to benchmarks/results/), tools/kit compare --cuda (its
 #      table, compare.csv and compare.svg), and which kernels PyTorch ran;
 #   4. with --profile: Nsight Compute's summary of the fast kernel at B = 8, T = 1024;
 #   5. with --grade: a class of three graded on exercise 23 by a CUDA kit, sandbox included
@@ -100,8 +100,8 @@ else
   echo "compute-sanitizer is not on PATH: the table waits for a machine with it"
 fi
 
-step "4. tools/kit bench --cuda"
-python3 tools/kit bench --cuda --no-build --save
+step "4. tools/kit dev bench --cuda"
+python3 tools/kit dev bench --cuda --no-build --save
 cp benchmarks/results/bench-*-CUDA.jsonl "$out/" 2>/dev/null
 python3 tools/kit compare --cuda --no-build --out "$out" 2>&1 | tail -25
 python3 - <<'PYTHON'

@@ -164,8 +164,8 @@ struct CausalAttention {
     // At seed 123 on the batch of two copies of the inputs (In [33], In [34]):
     //   [[[-0.4519,  0.2216], [-0.5874,  0.0058], [-0.6300, -0.0632], ...], (the same again)]
     // T > context_length, or x's d_in not the weights', throws attn::shape_error.
-    // (The course's copy of the chapter, ../shared/seeds/001_2b48e5c5a375167a.txt, has a slip
-    // here: its forward applies softmax to a variable `masked` left over from an earlier cell,
+    // (The course's own copy of the chapter has a slip here, which the public ch03.ipynb does
+    // not: its forward applies softmax to a variable `masked` left over from an earlier cell,
     // not to the scores it just masked, so the numbers it prints are not this forward's. The
     // goldens come from the corrected code; if you compare with that notebook's printout, expect a
     // difference.)

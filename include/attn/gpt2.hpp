@@ -8,9 +8,8 @@
 //    1,024 tokens."
 //   https://github.com/rasbt/LLMs-from-scratch/blob/main/ch03/01_main-chapter-code/ch03.ipynb
 //   https://github.com/rasbt/LLMs-from-scratch/blob/main/ch03/01_main-chapter-code/exercise-solutions.ipynb
-// and "Exercise: GPT-2 Sized Attention" (In [9] to In [12]) of the course's multi-head
-// attention notebook, ../shared/seeds/002_eeebb14cde2caf31.txt, which counts the layer's
-// parameters.
+// and the "GPT-2 sized attention" exercise of the course's multi-head attention notes, which
+// counts the layer's parameters.
 //
 // Exercise 19's MultiHeadAttention at the size of a real model: d_in = d_out = 768, 12 heads
 // of head_dim 64, context_length 1024. What that costs, in numbers you compute exactly
@@ -50,8 +49,8 @@ namespace attn {
 MultiHeadAttention gpt2_small_attention(ParameterSource& source, bool qkv_bias);
 
 // 22b. The number of parameters of one Linear layer: its weight's and its bias's values.
-// nn.Linear(768, 768): 768 * 768 + 768 = 590,592, as In [11] of
-// ../shared/seeds/002_eeebb14cde2caf31.txt prints.
+// nn.Linear(768, 768): 768 * 768 + 768 = 590,592, as the course's multi-head attention notes
+// print for it.
 std::int64_t parameter_count(const Linear& layer);
 
 // 22c. The number of parameters of the module: its four layers' (the mask buffer is not a

@@ -1,8 +1,7 @@
 // attn/multi_head_attention.hpp — group D: multi-head attention (exercises 16 to 21).
 //
 // Mirrors section 3.6 of the book "Build a Large Language Model (From Scratch)", the solution of
-// its Exercise 3.2, the course's multi-head attention notebook
-// (../shared/seeds/002_eeebb14cde2caf31.txt), and Exercise 8 of Understanding Deep Learning's
+// its Exercise 3.2, the course's multi-head attention notes, and Exercise 8 of Understanding Deep Learning's
 // step-by-step self-attention exercises (its multi-head notebook). Each exercise names its cells;
 // the public notebooks:
 //   ch03.ipynb, the book's chapter 3 notebook:
@@ -141,9 +140,8 @@ private:
 // output_width not divisible by num_heads (or num_heads = 0) throws attn::shape_error: the
 // heads could not share the features equally.
 // At torch.manual_seed(123), d_in 3, output_width 2, 2 heads, on the batch of In [35] (the
-// goldens come from the corrected CausalAttention; the course's copy of the chapter,
-// ../shared/seeds/001_2b48e5c5a375167a.txt, prints this exercise's output with its stale-`masked`
-// slip, see exercise 15), shape (2, 6, 2):
+// goldens come from the corrected CausalAttention; the course's own copy of the chapter
+// prints this exercise's output with its stale-`masked` slip, see exercise 15), shape (2, 6, 2):
 //   [[-0.5740, 0.2216], [-0.7320, 0.0155], [-0.7774, -0.0546], [-0.6979, -0.0817], ...]
 MultiHeadAttentionWrapper wrapper_for_output_width(std::size_t d_in, std::size_t output_width,
                                                    std::size_t context_length,
@@ -235,7 +233,7 @@ struct UnmaskedMultiHeadAttention {
 };
 
 // ---- Exercise 19 — MultiHeadAttention: one projection, split into heads (book §3.6.2) ----
-// ch03.ipynb In [37] (and In [7], In [8] of ../shared/seeds/002_eeebb14cde2caf31.txt):
+// ch03.ipynb In [37] (the course's multi-head attention notes build the same class):
 //   class MultiHeadAttention(nn.Module):
 //       def __init__(self, d_in, d_out, context_length, dropout, num_heads, qkv_bias=False):
 //           assert (d_out % num_heads == 0), "d_out must be divisible by num_heads"
@@ -267,7 +265,7 @@ struct UnmaskedMultiHeadAttention {
 //   merge_heads(...)                          (B, T, d_out)
 //   out_proj(...)                             (B, T, d_out)
 // Printed at torch.manual_seed(123), d_in 3, d_out 2, 2 heads, on the batch of two copies of
-// the six inputs (../shared/seeds/002_eeebb14cde2caf31.txt In [8]): shape (2, 6, 2), first rows
+// the six inputs (as the course's multi-head attention notes run it): shape (2, 6, 2), first rows
 //   [[0.3190, 0.4858], [0.2943, 0.3897], [0.2856, 0.3593], ...]
 // ch03.ipynb In [38] runs the same cell where the generator has moved on since its seed 42
 // (the wrappers of In [35] and In [36] drew first): [[-0.6380, 0.3370], [-0.7576, 0.2926], ...]
@@ -367,7 +365,7 @@ struct MultiHeadAttention {
 // The book, §3.6.2: "the MultiHeadAttention class [...] integrates the multi-head
 // functionality within a single class [...]: instead of computing the heads separately, one
 // matrix multiplication computes the queries of all heads"; and "Key Differences from the
-// Wrapper" in ../shared/seeds/002_eeebb14cde2caf31.txt: one large W matrix instead of a loop
+// Wrapper" in the course's multi-head attention notes: one large W matrix instead of a loop
 // over small ones.
 // A wrapper's heads are num_heads separate (head_dim, d_in) weights; stacking them row after
 // row gives one (num_heads * head_dim, d_in) weight whose rows [h * head_dim, (h + 1) *

@@ -8,7 +8,7 @@ unittest only, no build needed):
   test_cli_progress.py   each exercise's state: done, failing, skipped, not started; the
                          output of status and check
   test_cli_stubs.py      "not started" and reset go by the stub's git blob, not git status
-  test_cli_catalogue.py  tools/kit catalogue and --check: stub_blob values, README blocks;
+  test_cli_catalogue.py  tools/kit dev catalogue and --check: stub_blob values, README blocks;
                          exercises.json's format_version refused by every reader; kitlib
                          shared by kitcli and grader, which never import each other
   test_cli_diagnose.py   the first compile error, warnings, sanitizer reports (real g++ output)

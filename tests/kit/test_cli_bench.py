@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""tests/kit/test_cli_bench.py — tools/kit bench and compare without a build: FLOPs, reading
+"""tests/kit/test_cli_bench.py — tools/kit dev bench and compare without a build: FLOPs, reading
 Google Benchmark's JSON (1.7's format), ratios to PyTorch, the JSON lines, the golden diffs,
 compare.csv's columns and compare.svg (well-formed, one line per timed implementation)."""
 
@@ -186,7 +186,7 @@ class BenchRowsTest(unittest.TestCase):
 
 class BenchOptionsTest(unittest.TestCase):
     def test_thread_counts_and_sizes_are_lists_of_whole_numbers(self):
-        options = cli.parser().parse_args(["bench", "--threads", "1,2", "--batches", "1,8",
+        options = cli.parser().parse_args(["dev", "bench", "--threads", "1,2", "--batches", "1,8",
                                            "--tokens", "1024"])
         self.assertEqual((options.threads, options.batches, options.tokens),
                          ((1, 2), (1, 8), (1024,)))

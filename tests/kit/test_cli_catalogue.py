@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""tests/kit/test_cli_catalogue.py — `tools/kit catalogue` and its --check: the stub_blob
+"""tests/kit/test_cli_catalogue.py — `tools/kit dev catalogue` and its --check: the stub_blob
 values in exercises.json, and the README's catalogue table and dependency sentence; the
 catalogue's format_version, checked by every reader through tools/kitlib, the package kitcli
 and grader share instead of importing each other."""

@@ -2,11 +2,13 @@
 """tests/kit/test_docs.py — the docs state facts the code keeps: every repository path the
 README and docs/*.md quote in backticks exists, every `tools/kit COMMAND` they quote is a
 command, and docs/maintaining.md's Layout lists every top-level entry of the repository and
-every folder of kit/ and tools/, each of which exists.
+every folder of kit/ and tools/, each of which exists; no student-facing file (README, stubs,
+headers, hints) names the seed documents or ../shared, which students do not have.
 
     tests/kit/test_docs.py            (ctest: kit.docs_match_the_code)
 """
 
+import json
 import re
 import subprocess
 import sys
@@ -52,7 +54,45 @@ def layout_entries() -> list:
     return [line.split()[0] for line in block.splitlines() if line and not line[0].isspace()]
 
 
+# What a student has: the README, the stubs, the exercise API's headers and the hints. None of
+# it may point at the course's seed documents, which stay with the kit's maintainers.
+STUDENT_FILES = [ROOT / "README.md", ROOT / "exercises.json",
+                 *sorted((ROOT / "exercises").iterdir()), *sorted((ROOT / "include").rglob("*"))]
+SEED_REFERENCE = re.compile(r"\.\./shared|\bseeds/|\b00\d_[0-9a-f]{16}\.txt")
+
+
+# A duration stated as prose ("about 15 s", "1.2 s"): the student's pages state none, they
+# point to docs/timings.md, which a script measured.
+DURATION = re.compile(r"\b\d+(?:\.\d+)? ?(?:s|seconds?|min|minutes?)\b")
+
+
 class DocsTest(unittest.TestCase):
+    def test_timings_are_the_last_measured_run(self):
+        from kitcli import timings
+        record = timings.latest(ROOT)
+        self.assertIsNotNone(record, "no benchmarks/results/timings-*.json: run "
+                                     "`tools/kit dev timings`")
+        rendered = timings.render(json.loads(record.read_text(encoding="utf-8")))
+        self.assertEqual((ROOT / timings.DOC).read_text(encoding="utf-8"), rendered,
+                         f"docs/timings.md is not {record.name} rendered: run "
+                         "`tools/kit dev timings`")
+
+    def test_the_student_pages_state_no_duration_of_their_own(self):
+        for page in (ROOT / "README.md", ROOT / "docs" / "working.md"):
+            for number, line in enumerate(page.read_text(encoding="utf-8").splitlines(), 1):
+                self.assertIsNone(DURATION.search(line),
+                                  f"{page.relative_to(ROOT)}:{number} states a duration; "
+                                  f"point to docs/timings.md instead: {line.strip()}")
+
+    def test_no_student_file_points_at_the_seed_documents(self):
+        for path in STUDENT_FILES:
+            if not path.is_file():
+                continue
+            for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+                self.assertIsNone(SEED_REFERENCE.search(line),
+                                  f"{path.relative_to(ROOT)}:{number} names a file students do "
+                                  f"not have: {line.strip()}")
+
     def test_every_quoted_path_exists(self):
         files = tracked()
         folders = {str(Path(f).parent) + "/" for f in files} | {

@@ -34,11 +34,12 @@ HERE = Path(__file__).resolve().parent
 EXTRAS = "autograder"  # in the zip: the hidden case set and the rubric
 GRADE_DIR = "grade"    # under --root: the pristine build, kept from setup.sh to each run
 SECRET_KEY = "SECRET_KEY"  # a hidden set's key (tools/record --out): never in the zip
-# One truth with the kit's README ("Platforms"): Debian 12 and 13, Ubuntu 24.04. Gradescope
+# One truth with docs/working.md ("Platforms"): Debian 12 and 13, Ubuntu 24.04. Gradescope
 # documents Ubuntu (22.04 by default), Fedora and CentOS base images; Ubuntu 22.04's CMake
 # (3.22) is older than the kit's 3.25.
-BASE_IMAGE = ("choose a Debian 12 or 13 or an Ubuntu 24.04 base image (the kit's README, "
-              "\"Platforms\"; setup.sh installs their packages with apt-get); on another image "
+BASE_IMAGE = ("choose a Debian 12 or 13 or an Ubuntu 24.04 base image (the kit's "
+              "docs/working.md, \"Platforms\"; setup.sh installs their packages with apt-get); "
+              "on another image "
               "the kit needs CMake >= 3.25 and xtensor >= 0.24 with xtensor-blas (Ubuntu 22.04, "
               "Gradescope's default, has CMake 3.22: it will not build)")
 

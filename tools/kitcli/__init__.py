@@ -10,7 +10,8 @@ Python 3 standard library only, so any python3 runs it. One module per concern:
   stubs      the pristine stubs: git blob ids, "not started", restoring a stub
   student    status, check, hint, watch and reset
   selftest   `tools/kit test`, the kit's own test suite
-  generated  `tools/kit catalogue`: the README's generated blocks and the stub_blob values
+  generated  `tools/kit dev catalogue`: the README's generated blocks and the stub_blob values
+  timings    `tools/kit dev timings`: a student's commands timed in a fresh clone, docs/timings.md
   setup      the Debian packages the kit needs
   terminal   printing: one line at a time, shortened lines, the progress bar
 

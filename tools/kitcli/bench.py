@@ -1,4 +1,4 @@
-"""tools/kit bench: MultiHeadAttention's forward at GPT-2 width timed for every implementation
+"""tools/kit dev bench: MultiHeadAttention's forward at GPT-2 width timed for every implementation
 (benchmarks/attention_bench.cpp: the CPU solution, the Thrust teaching solution, on CUDA the
 fast kernel) and, when /usr/bin/python3 has PyTorch, the seeds' class and its SDPA path
 (benchmarks/pytorch_timings.py) in the same run.
@@ -339,7 +339,7 @@ def save_run(kit: Kit, context: dict, rows: list) -> Path:
     if not commit and copy_of.is_file():
         commit, _, dirty = copy_of.read_text().strip().partition("\n")
     when = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-    about = {"run": "tools/kit bench", "date": when, "commit": commit or "unknown",
+    about = {"run": "tools/kit dev bench", "date": when, "commit": commit or "unknown",
              "uncommitted_changes": bool(dirty), "backend": context.get("attn_backend", ""),
              "device": context.get("attn_device", ""), "host": context.get("host_name", ""),
              "cpus": context.get("num_cpus"), "threads": rows[0]["threads"] if rows else None}

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from . import bench, book, compare, generated, selftest, setup, student
 from . import show as show_case
+from . import timings as timings_run
 from .catalogue import Kit, KitError
 from .terminal import say
 
@@ -70,23 +71,6 @@ def parser() -> argparse.ArgumentParser:
                       help="with --full: skip tools/record --check")
     test.add_argument("--no-grading", action="store_true",
                       help="skip grading the synthetic class")
-    timing = commands.add_parser("bench", help="time MultiHeadAttention at GPT-2 width: CPU, "
-                                               "the GPU track and PyTorch (minutes)")
-    timing.add_argument("--json", action="store_true", help="one JSON object per line")
-    timing.add_argument("--quick", action="store_true", help="B = 1, T = 128 only (seconds)")
-    timing.add_argument("--cuda", action="store_true",
-                        help="the CUDA build (preset cuda, build-cuda/; needs nvcc and a GPU)")
-    timing.add_argument("--save", action="store_true",
-                        help="also write the run's raw output (device, driver, commit, JSON "
-                             "lines) to benchmarks/results/")
-    timing.add_argument("--threads", type=numbers, default=(),
-                        help="thread counts to time, each in the same run: 1,2 (default: "
-                             "every core)")
-    timing.add_argument("--no-build", action="store_true",
-                        help="time the programs already in the build folder, building nothing "
-                             "(a GPU machine that has the programs but not the build's packages)")
-    timing.add_argument("--batches", type=numbers, default=(), help="B values: 1,8")
-    timing.add_argument("--tokens", type=numbers, default=(), help="T values: 256,512,1024")
     side_by_side = commands.add_parser(
         "compare", help="CPU solution, your exercise 23, the GPU solution and PyTorch on the "
                         "same inputs: a table, compare.csv and compare.svg")
@@ -105,13 +89,39 @@ def parser() -> argparse.ArgumentParser:
     notebook.add_argument("--all", action="store_true", dest="everything",
                           help="every print in full (either way the exit status is 0 only "
                                "if every print C++ can reproduce matches)")
-    catalogue = commands.add_parser(
+    # The maintainer's commands, kept apart from the student's (as rustlings keeps `dev`).
+    dev = commands.add_parser("dev", help="the kit's maintainers' commands (bench, catalogue, "
+                                          "timings)")
+    maintainer = dev.add_subparsers(dest="dev_command", metavar="DEV_COMMAND", required=True)
+    timing = maintainer.add_parser("bench", help="time MultiHeadAttention at GPT-2 width: "
+                                                 "CPU, the GPU track and PyTorch (minutes)")
+    timing.add_argument("--json", action="store_true", help="one JSON object per line")
+    timing.add_argument("--quick", action="store_true", help="B = 1, T = 128 only (seconds)")
+    timing.add_argument("--cuda", action="store_true",
+                        help="the CUDA build (preset cuda, build-cuda/; needs nvcc and a GPU)")
+    timing.add_argument("--save", action="store_true",
+                        help="also write the run's raw output (device, driver, commit, JSON "
+                             "lines) to benchmarks/results/")
+    timing.add_argument("--threads", type=numbers, default=(),
+                        help="thread counts to time, each in the same run: 1,2 (default: "
+                             "every core)")
+    timing.add_argument("--no-build", action="store_true",
+                        help="time the programs already in the build folder, building nothing "
+                             "(a GPU machine that has the programs but not the build's packages)")
+    timing.add_argument("--batches", type=numbers, default=(), help="B values: 1,8")
+    timing.add_argument("--tokens", type=numbers, default=(), help="T values: 256,512,1024")
+    catalogue = maintainer.add_parser(
         "catalogue", help="rewrite the README's generated blocks and the stub_blob values")
     catalogue.add_argument("--check", action="store_true",
                            help="only check that they are up to date")
     catalogue.add_argument("--readme-only", action="store_true",
                            help="with --check: only the README's blocks (a student's edited "
                                 "stubs are not stale stub_blob values)")
+    timings = maintainer.add_parser(
+        "timings", help="time a student's commands in a fresh clone (status, the first check, a "
+                        "check after an edit) and write docs/timings.md")
+    timings.add_argument("--all", action="store_true", dest="everything",
+                         help="also compare --quick and book (minutes)")
     return top
 
 
@@ -147,15 +157,17 @@ def main(argv: list | None = None) -> int:
         if args.command == "test":
             return selftest.run(kit, goldens_check=not args.no_goldens_check,
                                 grading=not args.no_grading, full=args.full)
-        if args.command == "bench":
-            return bench.run(kit, as_json=args.json, quick=args.quick, cuda=args.cuda,
-                             save=args.save, threads=args.threads, batches=args.batches,
-                             tokens=args.tokens, no_build=args.no_build)
         if args.command == "compare":
             return compare.run(kit, quick=args.quick, out=args.out, cuda=args.cuda,
                                no_build=args.no_build)
         if args.command == "book":
             return book.run(kit, args.cells, args.everything)
+        if args.dev_command == "timings":
+            return timings_run.run(kit, args.everything)
+        if args.dev_command == "bench":
+            return bench.run(kit, as_json=args.json, quick=args.quick, cuda=args.cuda,
+                             save=args.save, threads=args.threads, batches=args.batches,
+                             tokens=args.tokens, no_build=args.no_build)
         return generated.catalogue(kit, check=args.check, readme_only=args.readme_only)
     except KitError as error:
         say(f"kit: {error}")

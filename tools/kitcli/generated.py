@@ -1,7 +1,7 @@
-"""`tools/kit catalogue`: what is written from exercises.json and never by hand.
+"""`tools/kit dev catalogue`: what is written from exercises.json and never by hand.
 
   - each exercise's "stub_blob" in exercises.json: the git blob id of its stub now
-    (see stubs.py), so a maintainer who changes a stub runs `tools/kit catalogue`;
+    (see stubs.py), so a maintainer who changes a stub runs `tools/kit dev catalogue`;
   - the README's catalogue table (<!-- catalogue:begin --> ... end), whose "Kit status"
     column counts the exercise's cases and recorded mistakes in reference_data/MANIFEST.json
     (format_version 2, written by tools/record);
@@ -121,16 +121,16 @@ def readme_with_generated_blocks(kit: Kit, readme: str) -> str:
 
 
 def stale_parts(kit: Kit, blobs: dict | None, readme: str) -> list:
-    """What `tools/kit catalogue` would change, one line each; [] if nothing. With `blobs`
+    """What `tools/kit dev catalogue` would change, one line each; [] if nothing. With `blobs`
     None, the stub_blob values are not checked."""
     problems = [f"exercises.json: the stub_blob of {ex['stub']} is not its content "
-                "(a maintainer who changed the stub runs `tools/kit catalogue`; in a "
+                "(a maintainer who changed the stub runs `tools/kit dev catalogue`; in a "
                 "student's copy, their own work in the file is why)"
                 for ex in kit.exercises if blobs and ex.get("stub_blob") != blobs[ex["id"]]]
     try:
         if readme_with_generated_blocks(kit, readme) != readme:
             problems.append("README.md's generated blocks (catalogue table, dependencies) are "
-                            "out of date: run `tools/kit catalogue`")
+                            "out of date: run `tools/kit dev catalogue`")
     except KitError as error:
         problems.append(str(error))
     return problems

@@ -14,7 +14,7 @@ def say(text: str) -> None:
 
 
 # Where the README's two commands are checked from scratch (../shared/bin/bare-debian-check):
-# Debian 12 and 13; Ubuntu 24.04 by its package versions (README, "Platforms").
+# Debian 12 and 13; Ubuntu 24.04 by its package versions (docs/working.md, "Platforms").
 TESTED = {("debian", "12"): "Debian 12", ("debian", "13"): "Debian 13",
           ("ubuntu", "24.04"): "Ubuntu 24.04"}
 

@@ -2,7 +2,7 @@
 // way production CPU kernels compute it (kit/cpu/fast_attention.cpp says how, and which ideas
 // it takes from PyTorch's and ggml's CPU kernels).
 //
-// Not an exercise: the kit's showcase beside the teaching solution, timed by `tools/kit bench`
+// Not an exercise: the kit's showcase beside the teaching solution, timed by `tools/kit dev bench`
 // and checked against exercise 19's goldens by its own test program (ctest
 // kit.fast_cpu_attention_goldens). Same result as the module's forward within the kit's
 // tolerance, dropout 0.

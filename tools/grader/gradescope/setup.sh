@@ -7,12 +7,12 @@ set -euo pipefail
 root=${AUTOGRADER_ROOT:-/autograder}
 cd "$root/source"
 # The kit is tested on Debian 12 and 13, and Ubuntu 24.04's packages lie between theirs (its
-# README, "Platforms"); on another base image say so in the build log.
+# docs/working.md, "Platforms"); on another base image say so in the build log.
 os=$( (. /etc/os-release 2>/dev/null && echo "${ID:-?} ${VERSION_ID:-?} (${PRETTY_NAME:-?})") || echo "unknown")
 case $os in
   "debian 12 "* | "debian 13 "* | "ubuntu 24.04 "*) ;;
   *) echo "setup.sh: this image is $os; choose a Debian 12 or 13 or an Ubuntu 24.04 base" \
-       "image (the kit's README, \"Platforms\"); elsewhere it needs CMake >= 3.25 and" \
+       "image (the kit's docs/working.md, \"Platforms\"); elsewhere it needs CMake >= 3.25 and" \
        "xtensor >= 0.24 (Ubuntu 22.04, Gradescope's default, has CMake 3.22)" >&2 ;;
 esac
 # Another apt-get of the machine (a test installing Slurm beside it) holds dpkg's lock a while:

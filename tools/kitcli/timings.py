@@ -1,0 +1,125 @@
+"""tools/kit dev timings: how long a student's commands take, measured in a fresh clone.
+
+Every timing the kit documents comes from here (docs/timings.md, written by this from the run's
+record in benchmarks/results/timings-<when>.json; tests/kit/test_docs.py keeps the two equal).
+Each step runs as a student would run it, in a fresh clone of this kit's HEAD, one after
+another: wall time, and the CPU time (user + system) of everything it ran, so that a busy
+machine shows as wall time far above CPU time instead of flattering or spoiling the figure;
+with the machine's load average before the step and its core count.
+
+Steps: `status` on the untouched stubs; the first `check 01` (the kit's core built once, the
+stub failing); `check 01` after an edit (the solution saved into exercises/); the first
+`check` of another exercise (03); with --all, also the first and a second `compare --quick`
+and the first `book` (minutes).
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+from .catalogue import Kit
+from .terminal import say
+
+RESULTS = Path("benchmarks") / "results"
+DOC = Path("docs") / "timings.md"
+
+
+def timed(command: list, cwd: Path) -> dict:
+    """Runs `command` in `cwd` (its output discarded): {"wall_s", "cpu_s", "load", "exit"}."""
+    load = os.getloadavg()[0]
+    before = os.times()
+    started = time.monotonic()
+    finished = subprocess.run(command, cwd=cwd, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL)
+    wall = time.monotonic() - started
+    after = os.times()
+    cpu = (after.children_user - before.children_user) + (
+        after.children_system - before.children_system)
+    return {"wall_s": round(wall, 1), "cpu_s": round(cpu, 1), "load": round(load, 2),
+            "exit": finished.returncode}
+
+
+def steps(everything: bool) -> list:
+    """(id, what a reader is told, the command, what to do before it) in the order they run."""
+    def save_solution(clone: Path) -> None:
+        shutil.copy(clone / "solutions" / "01_dot_scores.cpp",
+                    clone / "exercises" / "01_dot_scores.cpp")
+
+    kit = ["python3", "tools/kit"]
+    listed = [
+        ("status_fresh", "`tools/kit status`, every stub untouched", kit + ["status"], None),
+        ("first_check", "the first `tools/kit check 01` (builds the kit's core once)",
+         kit + ["check", "01"], None),
+        ("check_after_edit", "`tools/kit check 01` after saving an edit",
+         kit + ["check", "01"], save_solution),
+        ("first_check_other", "the first `tools/kit check 03`, another exercise",
+         kit + ["check", "03"], None),
+    ]
+    if everything:
+        listed += [
+            ("compare_quick_first", "the first `tools/kit compare --quick` (its optimised "
+             "build once)", kit + ["compare", "--quick"], None),
+            ("compare_quick", "`tools/kit compare --quick` again", kit + ["compare", "--quick"],
+             None),
+            ("book_first", "the first `tools/kit book`", kit + ["book"], None),
+        ]
+    return listed
+
+
+def render(record: dict) -> str:
+    """docs/timings.md of a run's record."""
+    lines = [
+        "# How long the kit's commands take",
+        "",
+        "Written by `tools/kit dev timings` from its last run "
+        f"(`{record['file']}`); do not edit. Each step ran in a fresh clone of commit "
+        f"{record['commit']}, one after another, on a machine of {record['cores']} cores. Wall "
+        "time is what you wait; CPU time (user + system, of everything the step ran) is what "
+        "the work costs, which a busy machine cannot flatter: where wall time is far above CPU "
+        "time divided by the cores, the machine was busy or waiting.",
+        "",
+        "| step | wall | CPU | load before |",
+        "|---|---|---|---|",
+    ]
+    for step in record["steps"]:
+        lines.append(f"| {step['what']} | {step['wall_s']:.1f} s | {step['cpu_s']:.1f} s | "
+                     f"{step['load']:.2f} |")
+    return "\n".join(lines) + "\n"
+
+
+def latest(root: Path) -> Path | None:
+    """The newest record in benchmarks/results/, or None."""
+    records = sorted((root / RESULTS).glob("timings-*.json"))
+    return records[-1] if records else None
+
+
+def run(kit: Kit, everything: bool) -> int:
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=kit.root, text=True,
+                            capture_output=True).stdout.strip()
+    when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H%M")
+    measured = []
+    with tempfile.TemporaryDirectory(prefix="kit-timings-") as folder:
+        clone = Path(folder) / "kit"
+        subprocess.run(["git", "clone", "-q", str(kit.root), str(clone)], check=True)
+        for step_id, what, command, before in steps(everything):
+            if before:
+                before(clone)
+            result = timed(command, clone)
+            say(f"  {what}: {result['wall_s']:.1f} s wall, {result['cpu_s']:.1f} s CPU "
+                f"(load {result['load']:.2f} before; exit {result['exit']})")
+            measured.append({"id": step_id, "what": what, **result})
+    name = f"timings-{when}.json"
+    record = {"file": str(RESULTS / name), "commit": commit, "when": when,
+              "cores": os.cpu_count(), "steps": measured}
+    (kit.root / RESULTS).mkdir(parents=True, exist_ok=True)
+    (kit.root / RESULTS / name).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+    (kit.root / DOC).write_text(render(record), encoding="utf-8")
+    say(f"kit dev timings: {RESULTS / name} and {DOC} written")
+    return 0
