@@ -1,20 +1,23 @@
 """Building and running through the CMake presets: configure and build (showing ninja's
-progress), ctest with a JUnit file, the first compile error of one exercise, and one test
-program run directly."""
+progress), the kit's own build started in the background by `status`, ctest with a JUnit
+file, the first compile error of one exercise, and one test program run directly."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
 import signal
 import subprocess
+import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from . import diagnose, reports
 from .catalogue import Kit
-from .terminal import BuildProgress
+from .terminal import BuildProgress, say
 
 
 def run_command(command: list, cwd: Path, timeout: float | None = None) -> tuple:
@@ -56,10 +59,74 @@ def announce(kit: Kit, preset: str, what: str) -> str:
             "what changed.")
 
 
+# What every exercise's test program links, whichever exercise a student starts with: built
+# by `status` in the background while the student reads the first stub (start_kit_build).
+KIT_TARGETS = ("kit_core", "kit_testing", "kit_testing_main", "attn_exercise_pch")
+BACKGROUND_PID = "kit-background-build.pid"
+BACKGROUND_LOG = "kit-background-build.log"
+
+
+def background_wanted() -> bool:
+    """A student at a terminal, or ATTN_BACKGROUND_BUILD=1 (tools/kit dev timings); never
+    in a script or CI (ATTN_BACKGROUND_BUILD=0, or output not to a terminal), where a build
+    left running would outlive the command that started it."""
+    chosen = os.environ.get("ATTN_BACKGROUND_BUILD", "")
+    return chosen == "1" or (chosen != "0" and sys.stdout.isatty())
+
+
+def start_kit_build(kit: Kit) -> bool:
+    """Starts building the kit's own part of the student's build (KIT_TARGETS), detached and
+    at the lowest priority, unless it is built, being built, or not wanted here. The first
+    `check` then compiles only the exercise's files (wait_for_kit_build). True if started."""
+    folder = build_dir(kit, "default")
+    if not background_wanted() or (folder / "libkit_testing.a").exists() or \
+            background_build_pid(kit) is not None:
+        return False
+    folder.mkdir(parents=True, exist_ok=True)
+    # `times` ends the log with the CPU time it took (tools/kit dev timings reads it).
+    script = ("cmake --preset default && cmake --build --preset default --target "
+              + " ".join(KIT_TARGETS) + "; times")
+    with open(folder / BACKGROUND_LOG, "w", encoding="utf-8") as log:
+        process = subprocess.Popen(["nice", "-n", "10", "sh", "-c", script], cwd=kit.root,
+                                   stdin=subprocess.DEVNULL, stdout=log, stderr=log,
+                                   start_new_session=True)
+    (folder / BACKGROUND_PID).write_text(f"{process.pid}\n", encoding="utf-8")
+    return True
+
+
+def background_build_pid(kit: Kit) -> int | None:
+    """The background build's process while it runs (its pid file names a live `sh` of ours),
+    else None (and the stale pid file is removed)."""
+    pid_file = build_dir(kit, "default") / BACKGROUND_PID
+    try:
+        pid = int(pid_file.read_text(encoding="utf-8"))
+        command = Path(f"/proc/{pid}/cmdline").read_bytes()
+    except (OSError, ValueError):
+        command = b""
+    if b"cmake --build --preset default" in command:
+        return pid
+    with contextlib.suppress(OSError):
+        pid_file.unlink()
+    return None
+
+
+def wait_for_kit_build(kit: Kit, preset: str) -> None:
+    """Waits for the background build `status` started, if it still runs: two builds in one
+    folder would spoil each other's work. Says so, and how long it has waited."""
+    if preset != "default" or background_build_pid(kit) is None:
+        return
+    say("Waiting for the kit's own build, which `status` started in the background ...")
+    started = time.monotonic()
+    while background_build_pid(kit) is not None:
+        time.sleep(0.2)
+    say(f"  done after {time.monotonic() - started:.0f} s of waiting")
+
+
 def configure(kit: Kit, preset: str) -> tuple:
     """(configured, cmake's output). A configured build folder is not configured again: ninja
     re-runs cmake itself when a CMakeLists.txt or exercises.json changes, and skipping it
     keeps `check` after an edit fast."""
+    wait_for_kit_build(kit, preset)
     if (build_dir(kit, preset) / "build.ninja").exists():
         return True, ""
     code, output = run_command(["cmake", "--preset", preset], kit.root)

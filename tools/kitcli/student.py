@@ -29,8 +29,9 @@ FIRST_FAILURE_LINES = 26           # of the first failure, its picture included:
 def status(kit: Kit) -> int:
     """Builds and runs the exercises the student has touched, prints one line each and the
     progress bar. An untouched stub is "not started" from its git blob alone: nothing of it
-    is built, so the first `status` of a fresh clone builds nothing. Exits 0 whenever it
-    could build and report, whatever the score."""
+    is built, so the first `status` of a fresh clone builds nothing in the foreground; at a
+    terminal it starts the kit's own part of the build in the background
+    (build.start_kit_build). Exits 0 whenever it could build and report, whatever the score."""
     if not setup.install(kit):
         return 1
     touched = [ex for ex in kit.exercises if not stubs.is_pristine(kit, ex)]
@@ -68,6 +69,9 @@ def status(kit: Kit) -> int:
             f"`{kit_command(kit.root, 'hint ' + ex['id'])}` gives a hint.")
     else:
         say("✓ Every exercise passes. Well done!")
+    if not touched and build.start_kit_build(kit):  # a head start on the first check
+        say("(While you read: the kit's own part of your build is compiling in the background, "
+            "so your first check compiles only your exercise.)")
     say(f"{done}/{len(kit.exercises)} exercises done")
     return 0
 
