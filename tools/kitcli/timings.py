@@ -23,6 +23,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+import textwrap
 import time
 from pathlib import Path
 
@@ -111,20 +112,21 @@ def steps(everything: bool) -> list:
 
 def render(record: dict) -> str:
     """docs/timings.md of a run's record."""
-    lines = [
-        "# How long the kit's commands take",
-        "",
+    prose = [
         "Written by `tools/kit dev timings` from its last run "
         f"(`{record['file']}`); do not edit. Each step ran in a fresh clone of commit "
         f"{record['commit']}, one after another, on a machine of {record['cores']} cores. Wall "
         "time is what you wait; CPU time (user + system, of everything the step ran) is what "
         "the work costs, which a busy machine cannot flatter: where wall time is far above CPU "
         "time divided by the cores, the machine was busy or waiting.",
-        "",
-        "The build that `status` starts in the background (at a terminal: the kit's own "
-        "libraries, which every exercise links) has its CPU time counted in the first "
-        "`check` that waits for it.",
-        "",
+        "At a terminal, `status` starts the kit's own libraries, which every exercise links, "
+        "compiling in the background while you read the first stub; a `check` that comes "
+        "sooner waits for them, and its CPU time here includes theirs.",
+    ]
+    lines = ["# How long the kit's commands take", ""]
+    for paragraph in prose:
+        lines += textwrap.wrap(paragraph, width=92) + [""]
+    lines += [
         "| step | wall | CPU | load before |",
         "|---|---|---|---|",
     ]
@@ -155,7 +157,15 @@ def run(kit: Kit, everything: bool) -> int:
                 wait_for_background_build(clone)
                 clone = Path(folder) / f"kit-{number}"
                 subprocess.run(["git", "clone", "-q", str(kit.root), str(clone)], check=True)
-            if before:
+            if fresh:  # the background build: how long a student reads before it is done
+                load, started = os.getloadavg()[0], time.monotonic()
+                before(clone)
+                measured.append({"id": "background_build", "what": "`status`'s background "
+                                 "build, from `status` to its end (in that clone)",
+                                 "wall_s": round(time.monotonic() - started, 1),
+                                 "cpu_s": round(background_cpu_s(clone), 1),
+                                 "load": round(load, 2), "exit": 0})
+            elif before:
                 before(clone)
             result = timed(command, clone)
             if step_id == "first_check_at_once":  # it waited for status's background build
