@@ -10,7 +10,9 @@ exercise, whatever happened to the others.
 import io
 import os
 import shutil
+import subprocess
 import sys
+import time
 import unittest
 from contextlib import redirect_stdout
 from unittest import mock
@@ -369,6 +371,47 @@ class WatchTest(ThrowawayKitTest):
                     mock.patch("kitcli.student.check", side_effect=check), redirect_stdout(screen):
                 lines = student.watched_check(self.kit, self.ex("02"))
             self.assertEqual(lines[2:], [said])
+
+
+class BackgroundBuildTest(ThrowawayKitTest):
+    """status's head start: the kit's own libraries built in the background at a terminal,
+    waited for by the next build, never left behind by a script."""
+
+    def pid_file(self):
+        return build.build_dir(self.kit, "default") / build.BACKGROUND_PID
+
+    def test_a_script_starts_no_background_build(self):
+        with mock.patch.dict(os.environ, {"ATTN_BACKGROUND_BUILD": "0"}):
+            self.assertFalse(build.start_kit_build(self.kit))
+        self.assertFalse(self.pid_file().exists())
+
+    def test_at_a_terminal_it_starts_detached_once(self):
+        started = mock.Mock(pid=4242)
+        with mock.patch.dict(os.environ, {"ATTN_BACKGROUND_BUILD": "1"}), \
+                mock.patch.object(build.subprocess, "Popen", return_value=started) as popen:
+            self.assertTrue(build.start_kit_build(self.kit))
+            self.assertEqual(self.pid_file().read_text(encoding="utf-8"), "4242\n")
+            self.assertTrue(popen.call_args.kwargs["start_new_session"])
+            self.assertIn("--target kit_core", popen.call_args.args[0][-1])
+            (build.build_dir(self.kit, "default") / "libkit_testing.a").touch()
+            self.assertFalse(build.start_kit_build(self.kit))  # built already
+        self.assertEqual(popen.call_count, 1)
+
+    def test_the_next_build_waits_for_it(self):
+        running = subprocess.Popen(["sh", "-c", "sleep 1; : cmake --build --preset default"])
+        self.addCleanup(running.wait)
+        self.pid_file().write_text(f"{running.pid}\n", encoding="utf-8")
+        started = time.monotonic()
+        with redirect_stdout(io.StringIO()) as said:
+            build.wait_for_kit_build(self.kit, "default")
+        self.assertGreater(time.monotonic() - started, 0.5)
+        self.assertIn("Waiting for the kit's own build", said.getvalue())
+        self.assertFalse(self.pid_file().exists())
+
+    def test_a_pid_file_of_another_process_is_stale(self):
+        self.pid_file().write_text(f"{os.getpid()}\n", encoding="utf-8")  # python, not cmake
+        self.assertIsNone(build.background_build_pid(self.kit))
+        self.assertFalse(self.pid_file().exists())
 
 
 class BuildProgressTest(unittest.TestCase):
