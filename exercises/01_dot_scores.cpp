@@ -6,7 +6,7 @@
 // Declared in include/attn/simple_attention.hpp.
 // Check your work: `tools/kit check 01`. Stuck? `tools/kit hint 01`.
 // The notebook's printed tensors, computed in C++ by the kit's solution beside the
-// book's: `tools/kit book "001 In [2]"`.
+// book's: `tools/kit book "ch03.ipynb In [3]"`.
 //
 // Goal: how strongly does the query token "attend" to each input token? Score each input
 // row by its dot product with the query.

@@ -6,7 +6,7 @@
 // Declared in include/attn/simple_attention.hpp.
 // Check your work: `tools/kit check 02`. Stuck? `tools/kit hint 02`.
 // The notebook's printed tensors, computed in C++ by the kit's solution beside the
-// book's: `tools/kit book "001 In [3]"`.
+// book's: `tools/kit book "ch03.ipynb In [5]"`.
 //
 // Goal: turn scores into weights that add up to 1, the naive way (exercise 03 does it
 // properly with softmax).

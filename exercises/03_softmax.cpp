@@ -11,7 +11,7 @@
 // Declared in include/attn/simple_attention.hpp.
 // Check your work: `tools/kit check 03`. Stuck? `tools/kit hint 03`.
 // The notebook's printed tensors, computed in C++ by the kit's solution beside the
-// book's: `tools/kit book "001 In [4]" "001 In [9]"`.
+// book's: `tools/kit book "ch03.ipynb In [7]" "ch03.ipynb In [11]"`.
 //
 // Goal: softmax turns any scores into positive weights that add up to 1.
 //   softmax(x)_i = exp(x_i) / sum_j exp(x_j)

@@ -7,7 +7,7 @@
 // Declared in include/attn/simple_attention.hpp.
 // Check your work: `tools/kit check 04`. Stuck? `tools/kit hint 04`.
 // The notebook's printed tensors, computed in C++ by the kit's solution beside the
-// book's: `tools/kit book "001 In [5]" "001 In [6]"`.
+// book's: `tools/kit book "ch03.ipynb In [8]" "ch03.ipynb In [3], In [7], In [8]"`.
 //
 // Goal: the context vector of a query is what it "sees" of the sentence: every input token,
 // scaled by its attention weight, summed.

@@ -8,7 +8,7 @@
 // Declared in include/attn/simple_attention.hpp.
 // Check your work: `tools/kit check 05`. Stuck? `tools/kit hint 05`.
 // The notebook's printed tensors, computed in C++ by the kit's solution beside the
-// book's: `tools/kit book "001 In [7]" "001 In [10]"`.
+// book's: `tools/kit book "ch03.ipynb In [9]" "ch03.ipynb In [13]"`.
 //
 // Goal: exercises 01–04 for every token at once.
 //   inputs: (T, d_in) -> scores: (T, T), scores[i, j] = dot(inputs[i], inputs[j])

@@ -10,7 +10,7 @@
 // Declared in include/attn/trainable_attention.hpp.
 // Check your work: `tools/kit check 06`. Stuck? `tools/kit hint 06`.
 // The notebook's printed tensors, computed in C++ by the kit's solution beside the
-// book's: `tools/kit book "001 In [13]"`.
+// book's: `tools/kit book "ch03.ipynb In [17]"`.
 //
 // Goal: from here on attention has trainable weights. Each token is PROJECTED by a weight
 // matrix into a query (what it looks for), a key (what it offers) and a value (what it passes

@@ -14,7 +14,7 @@
 // Declared in include/attn/trainable_attention.hpp.
 // Check your work: `tools/kit check 07`. Stuck? `tools/kit hint 07`.
 // The notebook's printed tensors, computed in C++ by the kit's solution beside the
-// book's: `tools/kit book "001 In [17]" "003 In [20]"`.
+// book's: `tools/kit book "ch03.ipynb In [21]" "12_1_Self_Attention.ipynb the all_x_prime cell"`.
 //
 // Goal: exercises 01–04 again, now on projected queries, keys and values, and with one new
 // step: the scores are divided by sqrt(d_k), d_k being the length of a key vector.

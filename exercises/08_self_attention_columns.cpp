@@ -11,7 +11,7 @@
 // Declared in include/attn/trainable_attention.hpp.
 // Check your work: `tools/kit check 08`. Stuck? `tools/kit hint 08`.
 // The notebook's printed tensors, computed in C++ by the kit's solution beside the
-// book's: `tools/kit book "003 In [38]"`.
+// book's: `tools/kit book '12_1_Self_Attention.ipynb the "X_prime'`.
 //
 // Goal: exercise 07 for every token at once, with matrices. The N tokens are the columns of
 // X (D, N).

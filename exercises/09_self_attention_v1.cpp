@@ -11,7 +11,7 @@
 // Declared in include/attn/self_attention.hpp.
 // Check your work: `tools/kit check 09`. Stuck? `tools/kit hint 09`.
 // The notebook's printed tensors, computed in C++ by the kit's solution beside the
-// book's: `tools/kit book "001 In [20]" "004 text"`.
+// book's: `tools/kit book "ch03.ipynb In [23]" "004 text"`.
 //   attn::TorchGenerator torch(42); attn::SelfAttention_v1 sa_v1(3, 2, torch);
 // is the cell's torch.manual_seed(...) and constructor: the same parameters, bit for bit.
 //

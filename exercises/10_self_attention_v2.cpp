@@ -12,7 +12,7 @@
 // Declared in include/attn/self_attention.hpp; attn::Linear is in include/attn/linear.hpp.
 // Check your work: `tools/kit check 10`. Stuck? `tools/kit hint 10`.
 // The notebook's printed tensors, computed in C++ by the kit's solution beside the
-// book's: `tools/kit book "001 In [22]" "004 text"`.
+// book's: `tools/kit book "ch03.ipynb In [24]" "004 text"`.
 //   attn::TorchGenerator torch(42); attn::SelfAttention_v2 sa_v2(3, 2, false, torch);
 // is the cell's torch.manual_seed(...) and constructor: the same parameters, bit for bit.
 //

@@ -10,7 +10,7 @@
 // Declared in include/attn/causal_attention.hpp.
 // Check your work: `tools/kit check 12`. Stuck? `tools/kit hint 12`.
 // The notebook's printed tensors, computed in C++ by the kit's solution beside the
-// book's: `tools/kit book "001 In [25]" "001 In [26]"`.
+// book's: `tools/kit book "ch03.ipynb In [27]" "ch03.ipynb In [28]"`.
 //
 // Goal: causal attention. When a language model reads token i it must not peek at the tokens
 // after it, so query i may only attend to keys j <= i. Here you hide the future AFTER softmax:

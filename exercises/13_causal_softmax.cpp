@@ -8,7 +8,7 @@
 // Declared in include/attn/causal_attention.hpp.
 // Check your work: `tools/kit check 13`. Stuck? `tools/kit hint 13`.
 // The notebook's printed tensors, computed in C++ by the kit's solution beside the
-// book's: `tools/kit book "001 In [27]" "001 In [28]"`.
+// book's: `tools/kit book "ch03.ipynb In [29]" "ch03.ipynb In [30]"`.
 //
 // Goal: the causal weights in one step. Exercise 12 zeroed the future after softmax and had
 // to renormalise; here the future is hidden in the SCORES, before softmax: every score above

@@ -11,7 +11,7 @@
 // Declared in include/attn/multi_head_attention.hpp (struct MultiHeadAttentionWrapper).
 // Check your work: `tools/kit check 16`. Stuck? `tools/kit hint 16`.
 // The notebook's printed tensors, computed in C++ by the kit's solution beside the
-// book's: `tools/kit book "002 In [6]"`.
+// book's: `tools/kit book "ch03.ipynb In [35]"`.
 //   attn::TorchGenerator torch(123); MultiHeadAttentionWrapper mha(3, 2, 6, 2, false, torch);
 // is the cell's torch.manual_seed(...) and constructor: the same parameters, bit for bit.
 //

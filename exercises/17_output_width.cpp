@@ -11,8 +11,9 @@
 // Declared in include/attn/multi_head_attention.hpp (wrapper_for_output_width).
 // Check your work: `tools/kit check 17`. Stuck? `tools/kit hint 17`.
 // The notebook's printed tensor, computed in C++ by the kit's solution beside the book's:
-// `tools/kit book "001 In [36]"` (the book's own print is wrong there: the stale `masked`
-// of exercise 15). attn::TorchGenerator torch(42), In [35]'s wrapper drawn from it, then
+// `tools/kit book "exercise-solutions.ipynb Exercise 3.2"` (the course's copy of the cell
+// prints a wrong tensor there: the stale `masked` of exercise 15). attn::TorchGenerator
+// torch(42), In [35]'s wrapper drawn from it, then
 //   MultiHeadAttentionWrapper mha(3, 1, 6, 2, false, torch);
 // is the cell's torch.manual_seed(42) and constructors: the same parameters, bit for bit.
 //

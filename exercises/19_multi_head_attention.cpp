@@ -16,7 +16,7 @@
 // Declared in include/attn/multi_head_attention.hpp (split_heads, merge_heads, truncated_mask,
 // struct MultiHeadAttention). Check your work: `tools/kit check 19`. Stuck? `tools/kit hint 19`.
 // The notebook's printed tensors, computed in C++ by the kit's solution beside the
-// book's: `tools/kit book "002 In [8]"`.
+// book's: `tools/kit book "ch03.ipynb In [36]"`.
 //   attn::TorchGenerator torch(123); MultiHeadAttention mha(3, 2, 6, 2, false, torch);
 // is the cell's torch.manual_seed(...) and constructor: the same parameters, bit for bit.
 //

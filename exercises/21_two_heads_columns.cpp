@@ -15,7 +15,7 @@
 // Declared in include/attn/multi_head_attention.hpp (struct ColumnHead).
 // Check your work: `tools/kit check 21`. Stuck? `tools/kit hint 21`.
 // The notebook's printed tensors, computed in C++ by the kit's solution beside the
-// book's: `tools/kit book "003 In [72]"`.
+// book's: `tools/kit book '12_2_Multihead_Self_Attention.ipynb the "X_prime'`.
 //   attn::TorchGenerator torch(0); then each W and b as torch.randn<2>(shape), in the
 //   cell's order, are its torch.manual_seed(0) and torch.randn calls: the same numbers.
 //

@@ -214,8 +214,14 @@ int main(int argc, char** argv) {
     bool failed = false;
     for (const json& quote : quotes.at("printed")) {
         const std::string id = quote.at("id").get<std::string>();
-        if (!starts_with_any(id, wanted)) continue;
         const std::string cell = id.substr(0, id.rfind(" #"));
+        // The public notebook's name of the cell where it has one ("ch03.ipynb In [28] #1"):
+        // what students read, and what they may ask for; else the course document's.
+        const std::string public_cell = quote.value("public", "");
+        const std::string shown =
+            public_cell.empty() ? id : public_cell + id.substr(id.rfind(" #"));
+        if (!starts_with_any(id, wanted) && !(starts_with_any(shown, wanted) && !wanted.empty()))
+            continue;
         const Outcome outcome =
             book.judge(cell, quote.at("index").get<std::size_t>(),
                        quote.at("printed").get<std::string>(), quote.value("cut_off", false));
@@ -223,13 +229,17 @@ int main(int argc, char** argv) {
         failed = failed || outcome.fails;
         const Port* port = book.port(cell);
         if (!in_full) {
-            std::printf("%-16s %-16s %s\n", outcome.status.c_str(), id.c_str(),
+            std::printf("%-16s %-30s %s\n", outcome.status.c_str(), shown.c_str(),
                         port ? port->code.c_str() : "");
             continue;
         }
         const std::string document = quotes.at("documents").value(id.substr(0, 3), "");
-        std::cout << id << " — " << document << "\n  " << outcome.status
-                  << (outcome.why.empty() ? "" : ": " + outcome.why) << "\n";
+        std::cout << shown << (shown == id ? "" : " (the course's copy: " + cell + ")") << " — "
+                  << document << "\n";
+        if (quote.contains("other_numbers"))
+            std::cout << "  (" << quote.at("other_numbers").get<std::string>() << ")\n";
+        std::cout << "  " << outcome.status << (outcome.why.empty() ? "" : ": " + outcome.why)
+                  << "\n";
         if (port) std::cout << "  C++: " << port->code << "\n";
         if (!outcome.cpp.empty()) std::cout << indented(outcome.cpp, "    ") << "\n";
         std::cout << "  the document printed:\n"

@@ -49,7 +49,17 @@ class BookTest(unittest.TestCase):
         quote["printed"] = quote["printed"].replace("0.9544", "0.9545")
         result = self.run_book()
         self.assertEqual(result.returncode, 1)
-        self.assertRegex(result.stdout, r"MISMATCH +001 In \[2\] #1")
+        # named as students read it: the public notebook's cell
+        self.assertRegex(result.stdout, r"MISMATCH +ch03\.ipynb In \[3\] #1")
+
+    def test_a_cell_is_asked_for_by_its_public_name_or_the_course_copy_s(self):
+        by_public = self.run_book("ch03.ipynb In [3]").stdout
+        self.assertIn("ch03.ipynb In [3] #1 (the course's copy: 001 In [2])", by_public)
+        # 001 In [6] merges In [3], In [7] and In [8]: it is asked for too
+        self.assertIn("ch03.ipynb In [3], In [7], In [8] #1 (the course's copy: 001 In [6])",
+                      by_public)
+        self.assertIn("ch03.ipynb In [3] #1 (the course's copy: 001 In [2])",
+                      self.run_book("001 In [2]").stdout)
 
     def test_one_digit_apart_off_a_rounding_boundary_is_a_mismatch(self):
         # 003 In [38] may round -1.64215004 either way, and nothing else.
@@ -60,8 +70,9 @@ class BookTest(unittest.TestCase):
         self.assertIn("MISMATCH", result.stdout)
 
     def test_a_print_no_port_reproduces_fails(self):
-        self.quotes["printed"].append(dict(self.quote("001 In [2] #1"), id="001 In [99] #1",
-                                           cell="In [99]"))
+        unported = dict(self.quote("001 In [2] #1"), id="001 In [99] #1", cell="In [99]")
+        unported.pop("public")
+        self.quotes["printed"].append(unported)
         result = self.run_book()
         self.assertEqual(result.returncode, 1)
         self.assertRegex(result.stdout, r"NOT PORTED +001 In \[99\] #1")

@@ -15,7 +15,7 @@ PROGRAM = "attn_book"
 
 def run(kit: Kit, prefixes: list, everything: bool) -> int:
     """Builds attn_book in the student's build folder and runs it: one line per print, or with
-    `everything` (--all) or id prefixes ("001", "003 In [26]") each print in full. Its exit
+    `everything` (--all) or name prefixes ("ch03.ipynb In [29]", "002") each print in full. Its exit
     status: 0 when every print C++ can reproduce matches the document."""
     _, built, output = build.configure_and_build(kit, "default", PROGRAM)
     if not built:

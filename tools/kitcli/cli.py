@@ -85,7 +85,7 @@ def parser() -> argparse.ArgumentParser:
         "book", help="the notebooks' printed tensors, computed in C++ beside the book's own")
     notebook.add_argument("cells", nargs="*", metavar="ID",
                           help="show these prints in full: a document or cell id's start, "
-                               "e.g. 001 or \"003 In [26]\"")
+                               "e.g. \"ch03.ipynb In [29]\" or 002")
     notebook.add_argument("--all", action="store_true", dest="everything",
                           help="every print in full (either way the exit status is 0 only "
                                "if every print C++ can reproduce matches)")

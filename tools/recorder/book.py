@@ -85,8 +85,24 @@ def tensors_in(lines):
     return found
 
 
+# Each seed cell's name in the public notebook it copies ("001 In [27]" -> "ch03.ipynb In
+# [28]"), matched by code (public_cells.json); the names students read and ask `book` for.
+PUBLIC = json.loads((Path(__file__).with_name("public_cells.json")).read_text(encoding="utf-8"))
+PUBLIC_CELLS, OTHER_NUMBERS = PUBLIC["cells"], PUBLIC["other_numbers"]
+
+
+def public_name(cell):
+    """{"public": its public notebook's cell, "other_numbers": why the copy prints other
+    numbers, if it does}, or {} for a cell with no public counterpart."""
+    if cell not in PUBLIC_CELLS:
+        return {}
+    return {"public": PUBLIC_CELLS[cell],
+            **({"other_numbers": OTHER_NUMBERS[cell]} if cell in OTHER_NUMBERS else {})}
+
+
 def quotes(folder):
-    """Every printed tensor of every seed document, in document and print order."""
+    """Every printed tensor of every seed document, in document and print order, each with the
+    public notebook's name of its cell where it has one."""
     printed = []
     for path in sorted(folder.glob("[0-9][0-9][0-9]_*.txt")):
         document = path.name[:3]
@@ -97,7 +113,8 @@ def quotes(folder):
                     "id": f"{document} {label}" + (f" ({occurrence})" if occurrence > 1 else "")
                           + f" #{index}",
                     "document": path.name, "cell": label, "occurrence": occurrence,
-                    "index": index, "before": before, "printed": tensor})
+                    "index": index, "before": before, "printed": tensor,
+                    **public_name(f"{document} {label}")})
     return printed
 
 
