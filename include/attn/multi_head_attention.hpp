@@ -1,9 +1,9 @@
 // attn/multi_head_attention.hpp — group D: multi-head attention (exercises 16 to 21).
 //
 // Mirrors section 3.6 of the book "Build a Large Language Model (From Scratch)", the solution of
-// its Exercise 3.2, the course's multi-head attention notes, and Exercise 8 of Understanding Deep Learning's
-// step-by-step self-attention exercises (its multi-head notebook). Each exercise names its cells;
-// the public notebooks:
+// its Exercise 3.2, the course's multi-head attention notes, and Exercise 8 of Understanding
+// Deep Learning's step-by-step self-attention exercises (its multi-head notebook). Each
+// exercise names its cells; the public notebooks:
 //   ch03.ipynb, the book's chapter 3 notebook:
 //     https://github.com/rasbt/LLMs-from-scratch/blob/main/ch03/01_main-chapter-code/ch03.ipynb
 //   exercise-solutions.ipynb, the book's exercise solutions:
