@@ -382,19 +382,22 @@ class BackgroundBuildTest(ThrowawayKitTest):
 
     def test_a_script_starts_no_background_build(self):
         with mock.patch.dict(os.environ, {"ATTN_BACKGROUND_BUILD": "0"}):
-            self.assertFalse(build.start_kit_build(self.kit))
+            self.assertFalse(build.start_kit_build(self.kit, self.ex("01")))
         self.assertFalse(self.pid_file().exists())
 
     def test_at_a_terminal_it_starts_detached_once(self):
         started = mock.Mock(pid=4242)
         with mock.patch.dict(os.environ, {"ATTN_BACKGROUND_BUILD": "1"}), \
                 mock.patch.object(build.subprocess, "Popen", return_value=started) as popen:
-            self.assertTrue(build.start_kit_build(self.kit))
+            self.assertTrue(build.start_kit_build(self.kit, self.ex("01")))
             self.assertEqual(self.pid_file().read_text(encoding="utf-8"), "4242\n")
             self.assertTrue(popen.call_args.kwargs["start_new_session"])
-            self.assertIn("--target kit_core", popen.call_args.args[0][-1])
+            script = popen.call_args.args[0][-1]
+            self.assertIn("--target kit_core", script)
+            self.assertIn(" ex01_tests;", script)  # the first exercise's test file
+            self.assertNotIn("ex01_exercises", script)  # never the student's file
             (build.build_dir(self.kit, "default") / "libkit_testing.a").touch()
-            self.assertFalse(build.start_kit_build(self.kit))  # built already
+            self.assertFalse(build.start_kit_build(self.kit, self.ex("01")))  # built already
         self.assertEqual(popen.call_count, 1)
 
     def test_the_next_build_waits_for_it(self):

@@ -60,7 +60,8 @@ def announce(kit: Kit, preset: str, what: str) -> str:
 
 
 # What every exercise's test program links, whichever exercise a student starts with: built
-# by `status` in the background while the student reads the first stub (start_kit_build).
+# by `status` in the background while the student reads the first stub (start_kit_build),
+# with that exercise's test file.
 KIT_TARGETS = ("kit_core", "kit_testing", "kit_testing_main", "attn_exercise_pch")
 BACKGROUND_PID = "kit-background-build.pid"
 BACKGROUND_LOG = "kit-background-build.log"
@@ -74,10 +75,12 @@ def background_wanted() -> bool:
     return chosen == "1" or (chosen != "0" and sys.stdout.isatty())
 
 
-def start_kit_build(kit: Kit) -> bool:
-    """Starts building the kit's own part of the student's build (KIT_TARGETS), detached and
-    at the lowest priority, unless it is built, being built, or not wanted here. The first
-    `check` then compiles only the exercise's files (wait_for_kit_build). True if started."""
+def start_kit_build(kit: Kit, first: dict) -> bool:
+    """Starts building the kit's own part of the student's build (KIT_TARGETS) and the test
+    file of exercise `first`, detached and at the lowest priority, unless it is built, being
+    built, or not wanted here. The first `check` of `first` then compiles only the student's
+    file and links (wait_for_kit_build). Never the student's file: its warnings are shown
+    by the `check` that compiles it. True if started."""
     folder = build_dir(kit, "default")
     if not background_wanted() or (folder / "libkit_testing.a").exists() or \
             background_build_pid(kit) is not None:
@@ -85,7 +88,7 @@ def start_kit_build(kit: Kit) -> bool:
     folder.mkdir(parents=True, exist_ok=True)
     # `times` ends the log with the CPU time it took (tools/kit dev timings reads it).
     script = ("cmake --preset default && cmake --build --preset default --target "
-              + " ".join(KIT_TARGETS) + "; times")
+              + " ".join(KIT_TARGETS + (f"ex{first['id']}_tests",)) + "; times")
     with open(folder / BACKGROUND_LOG, "w", encoding="utf-8") as log:
         process = subprocess.Popen(["nice", "-n", "10", "sh", "-c", script], cwd=kit.root,
                                    stdin=subprocess.DEVNULL, stdout=log, stderr=log,

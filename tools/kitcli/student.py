@@ -69,7 +69,7 @@ def status(kit: Kit) -> int:
             f"`{kit_command(kit.root, 'hint ' + ex['id'])}` gives a hint.")
     else:
         say("✓ Every exercise passes. Well done!")
-    if not touched and build.start_kit_build(kit):  # a head start on the first check
+    if not touched and build.start_kit_build(kit, pending[0]):  # a head start on check
         say("(While you read: the kit's own part of your build is compiling in the background, "
             "so your first check compiles only your exercise.)")
     say(f"{done}/{len(kit.exercises)} exercises done")
