@@ -33,19 +33,19 @@
 // sha256 checked) and whether that is within the kit's tolerance; a kernel that throws
 // attn::not_implemented gives "status": "not_implemented", a CUDA build without a GPU
 // "no_device".
-#include "attn/cpu/fast_attention.hpp"
 #include "attn/errors.hpp"
-#include "attn/gpu/backend.hpp"
-#include "attn/gpu/fused_module.hpp"
-#include "attn/gpu/tensors.hpp"
+#include "kit/gpu/backend.hpp"
 #include "attn/module.hpp"
 #include "attn/multi_head_attention.hpp"
 #include "attn/tiled_attention.hpp"
 #include "kit/compare.hpp"
+#include "kit/cpu/fast_attention.hpp"
 #include "kit/golden_store.hpp"
+#include "kit/gpu/fused_module.hpp"
+#include "kit/gpu/tensors.hpp"
 
 #if defined(ATTN_BENCH_FAST)
-#include "attn/gpu/fast_attention.hpp"
+#include "kit/gpu/fast_attention.hpp"
 #endif
 
 #include <benchmark/benchmark.h>

@@ -139,9 +139,12 @@ function(attn_add_exercise catalogue index)
   target_link_libraries(ex${id}_tests PUBLIC kit_testing)
   target_compile_definitions(ex${id}_tests PRIVATE ATTN_EXERCISE_ID="${id}")
   target_precompile_headers(ex${id}_tests REUSE_FROM kit_testing)
+  if(gpu OR (kernel AND ATTN_GPU_BACKEND STREQUAL "CUDA"))
+    # The kit's GPU shim and its headers (kit/gpu/include), for the test file only.
+    target_link_libraries(ex${id}_tests PUBLIC attn_gpu_tensors)
+  endif()
   if(kernel AND ATTN_GPU_BACKEND STREQUAL "CUDA")
     target_compile_definitions(ex${id}_tests PRIVATE ATTN_KERNEL_ON_CUDA)
-    target_link_libraries(ex${id}_tests PUBLIC attn_gpu_tensors)
   elseif(kernel)
     target_link_libraries(ex${id}_tests PUBLIC kit_emu)
   endif()
@@ -168,9 +171,6 @@ function(attn_add_exercise catalogue index)
     add_executable(test_ex${id}_${track})
     target_link_libraries(test_ex${id}_${track} PRIVATE ex${id}_tests ex${id}_${track}
                                                         kit_testing_main)
-    if(gpu)
-      target_link_libraries(test_ex${id}_${track} PRIVATE attn_gpu_tensors)
-    endif()
     # --attn-verdicts: the verdict stream tools/kit reads (docs/verdicts.md); it names the
     # test a hang or a crash stopped in, and the crash's signal.
     add_test(NAME ex${id}.${track}
@@ -217,9 +217,6 @@ function(attn_add_exercise catalogue index)
     target_link_libraries(test_ex${id}_exercises_asan PRIVATE ex${id}_exercises_asan ex${id}_tests
                                                               kit_testing_main)
     target_link_options(test_ex${id}_exercises_asan PRIVATE ${sanitizers})
-    if(gpu)
-      target_link_libraries(test_ex${id}_exercises_asan PRIVATE attn_gpu_tensors)
-    endif()
     add_dependencies(sanitized_exercises test_ex${id}_exercises_asan)
   endif()
 
@@ -243,9 +240,6 @@ function(attn_add_exercise catalogue index)
     endif()
     add_executable(test_ex${id}_slips)
     target_link_libraries(test_ex${id}_slips PRIVATE ex${id}_tests ex${id}_slips kit_testing_main)
-    if(gpu)
-      target_link_libraries(test_ex${id}_slips PRIVATE attn_gpu_tensors)
-    endif()
     add_test(NAME ex${id}.slips_named
              COMMAND ${ATTN_PYTHON} ${CMAKE_SOURCE_DIR}/tests/kit/test_slips.py
                      --build ${CMAKE_BINARY_DIR} --exercise ${id})

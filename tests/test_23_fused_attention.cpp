@@ -6,14 +6,14 @@
 // head_dim), among them rows whose scores all lie far below or far above zero; the kernel run
 // twice on many rows, compared with itself bit for bit (a race between rows); then
 // MultiHeadAttention's forward with the kernel inside (the kit's fused module,
-// attn/gpu/fused_module.hpp) on exercise 19's and exercise 22's cases and goldens.
+// kit/gpu/fused_module.hpp) on exercise 19's and exercise 22's cases and goldens.
 #include "attn/errors.hpp"
 #include "attn/fused_attention.hpp"
 #include "attn/gpt2.hpp"
-#include "attn/gpu/backend.hpp"
-#include "attn/gpu/tensors.hpp"
+#include "kit/gpu/backend.hpp"
 #include "attn/module.hpp"
 #include "attn/multi_head_attention.hpp"
+#include "kit/gpu/tensors.hpp"
 #include "kit/testing.hpp"
 
 #include <xtensor/xview.hpp>

@@ -15,8 +15,8 @@
 #include "kit/verdicts.hpp"
 
 #if defined(ATTN_KERNEL_ON_CUDA)
-#include "attn/gpu/backend.hpp"
-#include "attn/gpu/tensors.hpp"
+#include "kit/gpu/backend.hpp"
+#include "kit/gpu/tensors.hpp"
 #else
 #include "kit/emu.hpp"
 #endif
@@ -51,7 +51,7 @@ std::int64_t signed_size(std::size_t n) { return static_cast<std::int64_t>(n); }
 namespace attn::gpu {
 
 // Your kernel on attn tensors: on the emulator straight from the host's memory, with its
-// notes; on CUDA copied to the GPU and back by the kit (attn/gpu/tensors.hpp).
+// notes; on CUDA copied to the GPU and back by the kit (kit/gpu/tensors.hpp).
 Tensor4 tiled_causal_attention(const Tensor4& queries, const Tensor4& keys, const Tensor4& values) {
 #if defined(ATTN_KERNEL_ON_CUDA)
     return causal_attention(queries, keys, values, tiled_causal_attention);

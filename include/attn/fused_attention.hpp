@@ -11,7 +11,7 @@
 // CPU's cores (Thrust's OpenMP backend). One source file serves both.
 //
 // Plain pointers and sizes, no xtensor: this header is read by nvcc, which never parses
-// xtensor. attn/gpu/tensors.hpp converts attn::Tensor4 to and from the backend's memory.
+// xtensor. kit/gpu/tensors.hpp converts attn::Tensor4 to and from the backend's memory.
 // The public notebook whose attention this fuses, ch03.ipynb In [37]:
 //   https://github.com/rasbt/LLMs-from-scratch/blob/main/ch03/01_main-chapter-code/ch03.ipynb
 #pragma once
@@ -40,7 +40,7 @@ struct HeadsShape {
 };
 
 // A fused causal attention kernel: the signature of exercise 23 and of the kit's fast CUDA
-// kernel (attn/gpu/fast_attention.hpp), so a module, a test or a benchmark can take either.
+// kernel (kit/gpu/fast_attention.hpp), so a module, a test or a benchmark can take either.
 using CausalAttentionKernel = void (*)(const float* queries, const float* keys, const float* values,
                                        float* context, const HeadsShape& shape);
 

@@ -1,8 +1,8 @@
 // kit/book/doc_000.cpp — the book's exercise solutions 3.1-3.3 (exercise-solutions.ipynb).
 #include "attn/multi_head_attention.hpp"
 #include "attn/self_attention.hpp"
-#include "attn/torch_generator.hpp"
 #include "book.hpp"
+#include "kit/torch_generator.hpp"
 
 namespace attn::book {
 

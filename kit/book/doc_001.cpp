@@ -4,9 +4,9 @@
 #include "attn/multi_head_attention.hpp"
 #include "attn/self_attention.hpp"
 #include "attn/simple_attention.hpp"
-#include "attn/torch_generator.hpp"
 #include "attn/trainable_attention.hpp"
 #include "book.hpp"
+#include "kit/torch_generator.hpp"
 
 #include <xtensor/xmanipulation.hpp>
 #include <xtensor/xview.hpp>

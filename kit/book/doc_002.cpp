@@ -1,7 +1,7 @@
 // kit/book/doc_002.cpp — the multi-head attention tutorial.
 #include "attn/multi_head_attention.hpp"
-#include "attn/torch_generator.hpp"
 #include "book.hpp"
+#include "kit/torch_generator.hpp"
 
 #include <xtensor/xview.hpp>
 

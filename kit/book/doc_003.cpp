@@ -4,9 +4,9 @@
 // double, one normal kept for the next draw), D × D and larger its batched one.
 #include "attn/multi_head_attention.hpp"
 #include "attn/simple_attention.hpp"
-#include "attn/torch_generator.hpp"
 #include "attn/trainable_attention.hpp"
 #include "book.hpp"
+#include "kit/torch_generator.hpp"
 
 #include <xtensor/xbuilder.hpp>
 #include <xtensor/xmanipulation.hpp>

@@ -1,7 +1,7 @@
 // kit/book/doc_004.cpp — the book's text of section 3.4.2 (Listings 3.1 and 3.2).
 #include "attn/self_attention.hpp"
-#include "attn/torch_generator.hpp"
 #include "book.hpp"
+#include "kit/torch_generator.hpp"
 
 namespace attn::book {
 

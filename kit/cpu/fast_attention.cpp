@@ -32,7 +32,7 @@
 // reduction. Not taken: PyTorch's packed/bf16 paths and its use of a GEMM call per block (at
 // head_dim 64 a call's overhead outweighs a blocked loop the compiler vectorises), and ggml's
 // f16 key/value cache.
-#include "attn/cpu/fast_attention.hpp"
+#include "kit/cpu/fast_attention.hpp"
 
 #include "attn/checks.hpp"
 #include "attn/errors.hpp"

@@ -1,7 +1,7 @@
-// kit/gpu/backend.cu — the GPU track's backend (attn/gpu/backend.hpp): memory, Linear on the
+// kit/gpu/backend.cu — the GPU track's backend (kit/gpu/backend.hpp): memory, Linear on the
 // backend's BLAS, the split and merge of heads. One source, two compilers: nvcc for CUDA
 // (cuBLAS), g++ for Thrust's OpenMP backend (OpenBLAS), chosen by ATTN_GPU (cmake/AttnGpu.cmake).
-#include "attn/gpu/backend.hpp"
+#include "kit/gpu/backend.hpp"
 
 #include <thrust/device_vector.h>
 #include <thrust/execution_policy.h>

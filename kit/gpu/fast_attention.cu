@@ -1,5 +1,5 @@
 // kit/gpu/fast_attention.cu — the kit's fast fused causal attention kernel
-// (attn/gpu/fast_attention.hpp): FlashAttention's online softmax in fp32, one pass over the
+// (kit/gpu/fast_attention.hpp): FlashAttention's online softmax in fp32, one pass over the
 // keys and values of each (b, h), the T x T scores never stored.
 //
 // CUDA builds (-DATTN_GPU=CUDA): nvcc compiles it with its kernels (fast_attention_kernels.cuh),
@@ -31,7 +31,7 @@
 // per row, keys and values read from global memory, the running sum kept in context itself.
 // tests/kit/test_fast_attention_emulation.cpp runs both kernels on the CPU (no GPU needed).
 #include "attn/errors.hpp"
-#include "attn/gpu/fast_attention.hpp"
+#include "kit/gpu/fast_attention.hpp"
 
 #include <cstdint>
 #include <stdexcept>

@@ -2,7 +2,7 @@
 // exercise 23's own test program checks it against the same cases and goldens as a student's
 // kernel (ctest kit.fast_attention_goldens, CUDA builds only: tests/kit/CMakeLists.txt).
 #include "attn/fused_attention.hpp"
-#include "attn/gpu/fast_attention.hpp"
+#include "kit/gpu/fast_attention.hpp"
 
 namespace attn::gpu {
 

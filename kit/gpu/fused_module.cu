@@ -1,11 +1,11 @@
 // kit/gpu/fused_module.cu — MultiHeadAttention's forward on the GPU track
-// (attn/gpu/fused_module.hpp): ch03.ipynb In [37] with the attention fused into one kernel.
+// (kit/gpu/fused_module.hpp): ch03.ipynb In [37] with the attention fused into one kernel.
 //   x (B, T, d_in) --one Linear (3 * d_out, d_in)--> queries | keys | values (B, T, 3 * d_out)
 //   --split_heads--> three (B, heads, T, head_dim) --kernel--> context (B, heads, T, head_dim)
 //   --merge_heads--> (B, T, d_out) --out_proj--> (B, T, d_out)
 // Compiled by nvcc (CUDA) or g++ (Thrust's OpenMP backend); no Thrust here, only the backend.
 #include "attn/errors.hpp"
-#include "attn/gpu/fused_module.hpp"
+#include "kit/gpu/fused_module.hpp"
 
 #include <string>
 #include <vector>

@@ -1,11 +1,11 @@
-// kit/gpu/tensors.cpp — the GPU track on attn tensors (attn/gpu/tensors.hpp): each tensor is
+// kit/gpu/tensors.cpp — the GPU track on attn tensors (kit/gpu/tensors.hpp): each tensor is
 // copied into the backend's memory, the kernel or the fused module runs there, the result is
 // copied back. g++ only: this is where xtensor meets the plain pointers of the .cu files.
-#include "attn/gpu/tensors.hpp"
+#include "kit/gpu/tensors.hpp"
 
 #include "attn/checks.hpp"
-#include "attn/gpu/backend.hpp"
-#include "attn/gpu/fused_module.hpp"
+#include "kit/gpu/backend.hpp"
+#include "kit/gpu/fused_module.hpp"
 
 #include <cstdint>
 

@@ -1,10 +1,10 @@
-// kit/torch/torch_generator.cpp — attn::TorchGenerator (include/attn/torch_generator.hpp).
+// kit/torch/torch_generator.cpp — attn::TorchGenerator (kit/torch/include/kit/torch_generator.hpp).
 //
 // Every float operation below is the one PyTorch performs, in the same order, so this file is
 // compiled with -ffp-contract=off (CMakeLists.txt): a compiler that fused a multiply and an
 // add on its own would round once where PyTorch rounds twice. Where PyTorch does fuse (the
 // uniform transform, normal's final x · std + mean), std::fma says so.
-#include "attn/torch_generator.hpp"
+#include "kit/torch_generator.hpp"
 
 #include <algorithm>
 #include <cmath>

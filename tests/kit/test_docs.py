@@ -36,8 +36,25 @@ def quoted_paths(text: str) -> set:
 
 
 def as_included(path: str) -> bool:
-    """`kit/laws.hpp` as an #include names it: kit/core/include/kit/laws.hpp."""
-    return path.startswith("kit/") and (ROOT / "kit" / "core" / "include" / path).is_file()
+    """`kit/laws.hpp` as an #include names it: kit/core/include/kit/laws.hpp (or another kit
+    library's include/ folder)."""
+    return path.startswith("kit/") and any((folder / path).is_file()
+                                           for folder in (ROOT / "kit").glob("*/include"))
+
+
+def api_headers_the_stubs_reach() -> set:
+    """The headers of include/attn/ that the exercises' stubs include, directly or through
+    another header of include/attn/."""
+    include = re.compile(r'#include "(attn/[^"]+)"')
+    stubs = [p for p in (ROOT / "exercises").iterdir() if p.suffix in (".cpp", ".cu")]
+    waiting = [h for stub in stubs for h in include.findall(stub.read_text(encoding="utf-8"))]
+    reached = set()
+    while waiting:
+        header = waiting.pop()
+        if header not in reached:
+            reached.add(header)
+            waiting += include.findall((ROOT / "include" / header).read_text(encoding="utf-8"))
+    return reached
 
 
 def as_pattern(path: str, files: set) -> bool:
@@ -92,6 +109,15 @@ class DocsTest(unittest.TestCase):
                 self.assertIsNone(SEED_REFERENCE.search(line),
                                   f"{path.relative_to(ROOT)}:{number} names a file students do "
                                   f"not have: {line.strip()}")
+
+    def test_include_attn_holds_only_what_a_students_file_includes(self):
+        """The kit's own headers live in its libraries' folders (kit/*/include), not among the
+        exercise API a student reads."""
+        headers = {str(p.relative_to(ROOT / "include"))
+                   for p in (ROOT / "include" / "attn").rglob("*.hpp")}
+        self.assertEqual(sorted(headers - api_headers_the_stubs_reach()), [],
+                         "include/attn/ holds headers no exercise's stub includes: move them "
+                         "to the kit library that implements them (kit/*/include)")
 
     def test_every_quoted_path_exists(self):
         files = tracked()

@@ -2,11 +2,11 @@
 // against the goldens of exercise 19's module: every recorded forward case, from a state_dict
 // or from HashedUniform, compared by the kit's one comparison at the kit's tolerance
 // (ctest kit.fast_cpu_attention_goldens).
-#include "attn/cpu/fast_attention.hpp"
 #include "attn/module.hpp"
 #include "attn/multi_head_attention.hpp"
 #include "kit/cases.hpp"
 #include "kit/compare.hpp"
+#include "kit/cpu/fast_attention.hpp"
 #include "kit/golden_store.hpp"
 
 #include <gtest/gtest.h>

@@ -5,8 +5,8 @@
 #include "attn/causal_attention.hpp"
 #include "attn/multi_head_attention.hpp"
 #include "attn/self_attention.hpp"
-#include "attn/torch_generator.hpp"
 #include "kit/golden_store.hpp"
+#include "kit/torch_generator.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

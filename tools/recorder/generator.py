@@ -1,8 +1,8 @@
-"""PyTorch's own generator, sampled: what attn::TorchGenerator (include/attn/torch_generator.hpp)
-must draw bit for bit. Each sample is one list of calls made after torch.manual_seed(seed),
-repeated for several sizes; the file holds every size's last result, flattened and
-concatenated. tests/kit/test_torch_generator.cpp replays the calls in C++ and requires the
-same bits (0 ulp).
+"""PyTorch's own generator, sampled: what attn::TorchGenerator
+(kit/torch/include/kit/torch_generator.hpp) must draw bit for bit. Each sample is one list of
+calls made after torch.manual_seed(seed), repeated for several sizes; the file holds every
+size's last result, flattened and concatenated. tests/kit/test_torch_generator.cpp replays the
+calls in C++ and requires the same bits (0 ulp).
 
 A call is [op, args]: "rand" and "randn" (args: the shape), "uniform" [shape, a, b],
 "normal" [shape, mean, std], "linear" [in, out, bias] (an nn.Linear: its weight, then its bias
@@ -81,6 +81,6 @@ def record_generator_samples(recording):
     for name, seed, sizes, op, extra, before in SAMPLES:
         recording.add(f"kit/torch_generator/{name}.npy", sample(seed, sizes, op, extra, before),
                       "generator_sample", exercise="kit",
-                      source="attn::TorchGenerator (include/attn/torch_generator.hpp)",
+                      source="attn::TorchGenerator (kit/torch/include/kit/torch_generator.hpp)",
                       generator={"seed": str(seed), "op": op, "sizes": sizes, "args": extra,
                                  "before": before})

@@ -4,9 +4,11 @@
 // linker takes them from the student's object and never opens the kit's member: they answer
 // with exercise 19's reference module (linked in as an earlier exercise) and no attention of
 // the student's runs. MAKE_CLASS_WEAK is empty or a weak attribute: a weak definition wins
-// just as well where the kit's member is never opened. Refused before the link.
+// just as well where the kit's member is never opened. Refused before the link. The kit's
+// header is not on a student's include path: the signatures are copied from its sources.
 
-#include "attn/gpu/tensors.hpp"
+#include "attn/fused_attention.hpp"
+#include "attn/multi_head_attention.hpp"
 
 namespace attn::gpu {
 

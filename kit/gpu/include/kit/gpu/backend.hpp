@@ -1,4 +1,4 @@
-// attn/gpu/backend.hpp — what the GPU track needs of its backend, in plain pointers and sizes:
+// kit/gpu/backend.hpp — what the GPU track needs of its backend, in plain pointers and sizes:
 // memory, a Linear on the backend's BLAS, the split and merge of heads, and what the backend
 // is. One implementation (kit/gpu/backend.cu) compiles for both backends: CUDA (nvcc, cuBLAS)
 // and Thrust's OpenMP backend (g++, OpenBLAS). nvcc reads this header; no xtensor here.

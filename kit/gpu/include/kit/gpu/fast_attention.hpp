@@ -1,4 +1,4 @@
-// attn/gpu/fast_attention.hpp — the kit's fast fused causal attention kernel for the GPU
+// kit/gpu/fast_attention.hpp — the kit's fast fused causal attention kernel for the GPU
 // track: exercise 23's computation (attn/fused_attention.hpp) as a hand-written CUDA kernel
 // that stages tiles of keys and values in shared memory, holds each query row and its
 // running weighted sum of values in registers, and never visits a key tile above the causal

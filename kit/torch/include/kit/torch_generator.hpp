@@ -1,4 +1,4 @@
-// attn/torch_generator.hpp — PyTorch's CPU random number generator, bit for bit.
+// kit/torch_generator.hpp — PyTorch's CPU random number generator, bit for bit.
 //
 // The notebooks seed PyTorch and build modules: `torch.manual_seed(123)` then
 // `SelfAttention_v1(3, 2)` draws three torch.rand(3, 2) matrices. A TorchGenerator draws the

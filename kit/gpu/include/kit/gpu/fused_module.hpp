@@ -1,11 +1,11 @@
-// attn/gpu/fused_module.hpp — MultiHeadAttention's forward on the GPU track: projections on
+// kit/gpu/fused_module.hpp — MultiHeadAttention's forward on the GPU track: projections on
 // the backend's BLAS, split, a fused causal attention kernel (exercise 23's, or the fast CUDA
-// one), merge, out_proj. Plain pointers (nvcc reads this header); attn/gpu/tensors.hpp builds
+// one), merge, out_proj. Plain pointers (nvcc reads this header); kit/gpu/tensors.hpp builds
 // one from an attn::MultiHeadAttention.
 #pragma once
 
 #include "attn/fused_attention.hpp"
-#include "attn/gpu/backend.hpp"
+#include "kit/gpu/backend.hpp"
 
 #include <cstdint>
 #include <optional>

@@ -1,4 +1,4 @@
-// attn/gpu/tensors.hpp — the GPU track on attn tensors: copies xtensor tensors into the
+// kit/gpu/tensors.hpp — the GPU track on attn tensors: copies xtensor tensors into the
 // backend's memory, runs a kernel or the fused module there, and copies the result back.
 // Compiled by g++ only (it includes xtensor); the kernels it calls are nvcc's or Thrust-OMP's.
 #pragma once

@@ -1,4 +1,4 @@
-// include/attn/cpu/fast_attention.hpp — exercise 19's MultiHeadAttention.forward, computed the
+// kit/cpu/fast_attention.hpp — exercise 19's MultiHeadAttention.forward, computed the
 // way production CPU kernels compute it (kit/cpu/fast_attention.cpp says how, and which ideas
 // it takes from PyTorch's and ggml's CPU kernels).
 //
