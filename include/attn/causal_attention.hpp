@@ -13,7 +13,8 @@
 // entries above the diagonal. A batch is a Tensor3 (B, T, d): B sequences of T tokens.
 //
 // You write these functions in exercises/NN_name.cpp; the reference answers are in
-// solutions/NN_name.cpp. Every function checks its arguments first (the stubs already do):
+// solutions/NN_name.cpp. Every function checks its arguments first (the stubs' first line
+// does, one call into attn/arguments.hpp):
 // a wrong shape throws attn::shape_error, a value out of range std::invalid_argument, each
 // with a message that names the problem.
 #pragma once

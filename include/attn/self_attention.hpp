@@ -25,8 +25,9 @@
 // one constructor takes them (the kit's tests load them from a case's files, named exactly
 // like those keys: W_query.weight.npy, ...), another takes __init__'s sizes and an
 // attn::ParameterSource; forward(x) is the exercise. The constructors check the parameters'
-// shapes and throw attn::shape_error naming the problem; forward() checks x (the stubs
-// already contain that check). Every check is in attn/checks.hpp.
+// shapes and throw attn::shape_error naming the problem; forward() checks x (the stubs'
+// first line does: one call into attn/arguments.hpp). Every check is built from
+// attn/checks.hpp.
 #pragma once
 
 #include "attn/checks.hpp"

@@ -14,8 +14,8 @@
 //
 // Each exercise below is one or more functions (03 has three, 04 and 05 more than one). You
 // write them in exercises/NN_name.cpp; the reference answers are in solutions/NN_name.cpp.
-// Every function throws attn::shape_error when an argument has the wrong shape (the stubs
-// already contain those checks).
+// Every function throws attn::shape_error when an argument has the wrong shape (the stubs'
+// first line makes those checks: one call into attn/arguments.hpp).
 #pragma once
 
 #include "attn/tensor.hpp"

@@ -22,10 +22,10 @@
 //
 // The same maths in both: the dot product of a query with a key, divided by sqrt(d_k) (d_k
 // is the length of a key vector), softmax, then the attention-weighted sum of the values.
-// Every function throws attn::shape_error when an argument has the wrong shape (the stubs
-// already contain those checks). You may call the earlier exercises' functions, e.g.
-// softmax from exercise 03 (include/attn/simple_attention.hpp); the kit links their
-// reference versions.
+// Every function throws attn::shape_error when an argument has the wrong shape (the stubs'
+// first line makes those checks: one call into attn/arguments.hpp). You may call the
+// earlier exercises' functions, e.g. softmax from exercise 03
+// (include/attn/simple_attention.hpp); the kit links their reference versions.
 #pragma once
 
 #include "attn/tensor.hpp"

@@ -29,7 +29,7 @@
 //                       attn::context_vector(inputs, one_too_many),
 //                       "weights of length T + 1 = " + std::to_string(T + 1),
 //                       attn::shape_error, "must equal T = " + std::to_string(T),
-//                       stub_line("require_length(\"context_vector\", \"weights\""));
+//                       stub_line("arguments::context_vector("));
 //
 // `valid_call` (the same function on good input) runs first: until it returns, the check
 // is not tested, and the test fails and stops with the stub's not_implemented message (an
@@ -104,8 +104,8 @@ struct check_line {
 };
 
 // The statement of the exercise's stub that contains `fragment`, quoted from the stub:
-//   stub_line("require_non_empty(\"softmax\", \"x\"")
-// is `checks::require_non_empty("softmax", "x", x);`.
+//   stub_line("arguments::softmax(x)")
+// is `arguments::softmax(x);`.
 inline check_line stub_line(const std::string& fragment) {
     quoted_statement quoted = quote_statement(exercise_stub(), fragment);
     check_line check(std::move(quoted.statement));
