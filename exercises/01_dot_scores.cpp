@@ -10,10 +10,10 @@
 //
 // Goal: how strongly does the query token "attend" to each input token? Score each input
 // row by its dot product with the query.
-//   inputs: (T, d_in), query: (d_in,) -> scores: (T,)
-//   scores[i] = sum_k query[k] * inputs[i, k]
+// Each function's maths, shapes and the notebook's values: include/attn/simple_attention.hpp,
+// Exercise 01.
 // Worked example: inputs = [[1, 0], [0, 2], [1, 1]], query = [1, 2] -> scores = [1, 4, 3]
-#include "attn/checks.hpp"
+#include "attn/arguments.hpp"
 #include "attn/errors.hpp"
 #include "attn/simple_attention.hpp"
 
@@ -23,10 +23,11 @@
 namespace attn {
 
 Vector dot_scores(const Matrix& inputs, const Vector& query) {
-    checks::require_non_empty("dot_scores", "inputs", inputs);
-    checks::require_length("dot_scores", "query", query, 0, inputs.shape(1), "d_in");
+    arguments::dot_scores(inputs, query);  // bad input -> a clear error
 
-    // TODO: return a Vector of T scores, one dot product per row of `inputs`.
+    // TODO 1. Make a Vector of T = inputs.shape(0) zeros.
+    //      2. For each row i of inputs: scores(i) = the dot product of query with that row.
+    //      3. Return the scores.
     throw not_implemented("exercises/01_dot_scores.cpp", "dot_scores(inputs, query)");
 }
 

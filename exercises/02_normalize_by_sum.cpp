@@ -10,13 +10,13 @@
 //
 // Goal: turn scores into weights that add up to 1, the naive way (exercise 03 does it
 // properly with softmax).
-//   scores: (T,) -> weights: (T,)
-//   weights[i] = scores[i] / sum_j scores[j]
+// Each function's maths, shapes and the notebook's values: include/attn/simple_attention.hpp,
+// Exercise 02.
 // Worked example: [1, 3] -> [0.25, 0.75]
 // Divide by the total as a float, `xt::sum(scores)()`. Not by a keep_dims reduction such as
 // `xt::sum(scores, {0}, xt::keep_dims)` left unevaluated: xtensor 0.24 reads past the end of
 // a buffer when it broadcasts one (see exercise 03).
-#include "attn/checks.hpp"
+#include "attn/arguments.hpp"
 #include "attn/errors.hpp"
 #include "attn/simple_attention.hpp"
 
@@ -25,9 +25,10 @@
 namespace attn {
 
 Vector normalize_by_sum(const Vector& scores) {
-    checks::require_non_empty("normalize_by_sum", "scores", scores);
+    arguments::normalize_by_sum(scores);  // bad input -> a clear error
 
-    // TODO: return every score divided by the sum of all scores.
+    // TODO 1. The sum of all scores, as a float.
+    //      2. Return every score divided by that sum.
     throw not_implemented("exercises/02_normalize_by_sum.cpp", "normalize_by_sum(scores)");
 }
 

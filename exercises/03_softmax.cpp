@@ -13,12 +13,12 @@
 // The notebook's printed tensors, computed in C++ by the kit's solution beside the
 // book's: `tools/kit book "ch03.ipynb In [7]" "ch03.ipynb In [11]"`.
 //
-// Goal: softmax turns any scores into positive weights that add up to 1.
-//   softmax(x)_i = exp(x_i) / sum_j exp(x_j)
+// Goal: softmax turns any scores into positive weights that add up to 1. Three functions:
+// the naive formula, the max-subtracted form that cannot overflow, and the max-subtracted
+// form along a chosen dim of a matrix, like torch.softmax(scores, dim).
+// Each function's maths, shapes and the notebook's values: include/attn/simple_attention.hpp,
+// Exercise 03.
 // Worked example: [0, ln 3] -> exp -> [1, 3] -> divide by 4 -> [0.25, 0.75]
-// Three functions: the naive formula, the max-subtracted form that cannot overflow
-// (softmax(x) = softmax(x - max(x))), and the max-subtracted form along a chosen dim of a
-// matrix, like torch.softmax(scores, dim).
 //
 // An xtensor 0.24 trap: `e / xt::sum(e, {axis}, xt::keep_dims)`, the numpy way to write it,
 // reads past the end of a buffer when it broadcasts the lazy reduction: you get values that
@@ -29,7 +29,7 @@
 //   return e / sums;
 // (or pass `xt::keep_dims | xt::evaluation_strategy::immediate`). A full reduction read as a
 // float, `x / xt::sum(x)()`, is safe.
-#include "attn/checks.hpp"
+#include "attn/arguments.hpp"
 #include "attn/errors.hpp"
 #include "attn/simple_attention.hpp"
 
@@ -39,26 +39,31 @@
 namespace attn {
 
 Vector softmax_naive(const Vector& x) {
-    checks::require_non_empty("softmax_naive", "x", x);
+    arguments::softmax_naive(x);  // bad input -> a clear error
 
-    // TODO: exp of every element, divided by the sum of those exps.
+    // TODO 1. e = exp of every element of x.
+    //      2. Return e divided by the sum of e.
     throw not_implemented("exercises/03_softmax.cpp", "softmax_naive(x)");
 }
 
 Vector softmax(const Vector& x) {
-    checks::require_non_empty("softmax", "x", x);
+    arguments::softmax(x);  // bad input -> a clear error
 
-    // TODO: subtract max(x) from every element first, then as softmax_naive.
-    // [1000, 1001] must give [0.2689, 0.7311], not [nan, nan].
+    // TODO 1. m = the largest element of x.
+    //      2. e = exp(x - m): every exponent <= 0, so nothing overflows.
+    //      3. Return e divided by the sum of e. [1000, 1001] must give [0.2689, 0.7311].
     throw not_implemented("exercises/03_softmax.cpp", "softmax(x)");
 }
 
 Matrix softmax(const Matrix& scores, int dim) {
-    [[maybe_unused]] const std::size_t axis = checks::normalize_dim("softmax", dim);  // 0 or 1
-    checks::require_non_empty("softmax", "scores", scores);
+    // bad input -> a clear error; axis is 0 or 1 (dim -1 is 1)
+    [[maybe_unused]] const std::size_t axis = arguments::softmax(scores, dim);
 
-    // TODO: the max-subtracted softmax along `axis`: with axis 1 every row sums to 1, with
-    // axis 0 every column does. Subtract each row's (or column's) own max.
+    // TODO 1. The max along `axis` (each row's for axis 1, each column's for axis 0), kept as
+    //         a Matrix with keep_dims (see the trap above).
+    //      2. e = exp(scores - those maxima).
+    //      3. The sums of e along `axis`, kept as a Matrix the same way.
+    //      4. Return e / sums: with axis 1 every row sums to 1, with axis 0 every column.
     throw not_implemented("exercises/03_softmax.cpp", "softmax(scores, dim)");
 }
 

@@ -11,12 +11,12 @@
 //
 // Goal: the context vector of a query is what it "sees" of the sentence: every input token,
 // scaled by its attention weight, summed.
-//   inputs: (T, d_in), weights: (T,) -> context: (d_in,)
-//   context[k] = sum_i weights[i] * inputs[i, k]
+// Each function's maths, shapes and the notebook's values: include/attn/simple_attention.hpp,
+// Exercise 04.
 // Worked example: inputs = [[1, 0], [0, 2]], weights = [0.25, 0.75] -> context = [0.25, 1.5]
 // context_vector_for_query chains the earlier exercises: dot_scores (01) and softmax (03).
 // Your tests link the kit's reference versions of those, so a bug there cannot fail this one.
-#include "attn/checks.hpp"
+#include "attn/arguments.hpp"
 #include "attn/errors.hpp"
 #include "attn/simple_attention.hpp"
 
@@ -26,20 +26,21 @@
 namespace attn {
 
 Vector context_vector(const Matrix& inputs, const Vector& weights) {
-    checks::require_non_empty("context_vector", "inputs", inputs);
-    checks::require_length("context_vector", "weights", weights, 0, inputs.shape(0), "T");
+    arguments::context_vector(inputs, weights);  // bad input -> a clear error
 
-    // TODO: add up the rows of `inputs`, row i scaled by weights(i).
+    // TODO 1. Start from a Vector of d_in = inputs.shape(1) zeros.
+    //      2. For each row i of inputs: add weights(i) * that row.
+    //      3. Return the sum.
     throw not_implemented("exercises/04_context_vector.cpp", "context_vector(inputs, weights)");
 }
 
 Vector context_vector_for_query(const Matrix& inputs, std::size_t query_index) {
-    checks::require_non_empty("context_vector_for_query", "inputs", inputs);
-    checks::require_row_index("context_vector_for_query", "query_index", query_index,
-                              inputs.shape(0));
+    arguments::context_vector_for_query(inputs, query_index);  // bad input -> a clear error
 
-    // TODO: the query is row `query_index` of `inputs`; score it (dot_scores), turn the
-    // scores into weights (softmax), and return their context vector.
+    // TODO 1. query = row query_index of inputs.
+    //      2. scores = dot_scores(inputs, query).
+    //      3. weights = softmax(scores).
+    //      4. Return context_vector(inputs, weights).
     throw not_implemented("exercises/04_context_vector.cpp",
                           "context_vector_for_query(inputs, query_index)");
 }

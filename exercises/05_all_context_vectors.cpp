@@ -10,17 +10,17 @@
 // The notebook's printed tensors, computed in C++ by the kit's solution beside the
 // book's: `tools/kit book "ch03.ipynb In [9]" "ch03.ipynb In [13]"`.
 //
-// Goal: exercises 01–04 for every token at once.
-//   inputs: (T, d_in) -> scores: (T, T), scores[i, j] = dot(inputs[i], inputs[j])
-//   weights = softmax(scores, dim=-1)            each row sums to 1
-//   context vectors = weights @ inputs: (T, d_in) row i is token i's context vector
+// Goal: exercises 01–04 for every token at once: all-pairs scores, each row softmaxed into
+// weights, and the weights times the inputs, row i being token i's context vector.
+// Each function's maths, shapes and the notebook's values: include/attn/simple_attention.hpp,
+// Exercise 05.
 // Worked example: inputs = [[1, 0], [0, 1]] -> scores = [[1, 0], [0, 1]]
 // First with two loops, then as the single matrix product inputs @ inputs.T: both must
 // agree. all_context_vectors uses softmax from exercise 03 (the kit's reference version).
 // If you write the softmax out instead, store each keep_dims reduction in a Matrix before you
 // divide by it: xtensor 0.24 reads past a buffer on the lazy `e / xt::sum(e, {1},
 // xt::keep_dims)` (exercise 03's stub says more).
-#include "attn/checks.hpp"
+#include "attn/arguments.hpp"
 #include "attn/errors.hpp"
 #include "attn/simple_attention.hpp"
 
@@ -31,24 +31,28 @@
 namespace attn {
 
 Matrix attention_scores_loops(const Matrix& inputs) {
-    checks::require_non_empty("attention_scores_loops", "inputs", inputs);
+    arguments::attention_scores_loops(inputs);  // bad input -> a clear error
 
-    // TODO: a T×T matrix; fill scores(i, j) with a double loop over i and j.
+    // TODO 1. A (T, T) Matrix of zeros, T = inputs.shape(0).
+    //      2. For each i and each j: scores(i, j) = dot(row i of inputs, row j of inputs).
+    //      3. Return the scores.
     throw not_implemented("exercises/05_all_context_vectors.cpp", "attention_scores_loops(inputs)");
 }
 
 Matrix attention_scores_matmul(const Matrix& inputs) {
-    checks::require_non_empty("attention_scores_matmul", "inputs", inputs);
+    arguments::attention_scores_matmul(inputs);  // bad input -> a clear error
 
-    // TODO: the same matrix as one product, inputs @ inputs.T.
+    // TODO 1. Return the same matrix as one product, inputs @ inputs.T.
     throw not_implemented("exercises/05_all_context_vectors.cpp",
                           "attention_scores_matmul(inputs)");
 }
 
 Matrix all_context_vectors(const Matrix& inputs) {
-    checks::require_non_empty("all_context_vectors", "inputs", inputs);
+    arguments::all_context_vectors(inputs);  // bad input -> a clear error
 
-    // TODO: scores, then row-wise softmax, then weights @ inputs.
+    // TODO 1. scores = inputs @ inputs.T.
+    //      2. weights = softmax(scores, -1): each row sums to 1.
+    //      3. Return weights @ inputs.
     throw not_implemented("exercises/05_all_context_vectors.cpp", "all_context_vectors(inputs)");
 }
 

@@ -2,7 +2,7 @@
 //
 // Source: ch03.ipynb In [3] (the address is in exercises/01_dot_scores.cpp).
 // Declared in include/attn/simple_attention.hpp.
-#include "attn/checks.hpp"
+#include "attn/arguments.hpp"
 #include "attn/errors.hpp"
 #include "attn/simple_attention.hpp"
 
@@ -12,8 +12,7 @@
 namespace attn {
 
 Vector dot_scores(const Matrix& inputs, const Vector& query) {
-    checks::require_non_empty("dot_scores", "inputs", inputs);
-    checks::require_length("dot_scores", "query", query, 0, inputs.shape(1), "d_in");
+    arguments::dot_scores(inputs, query);  // bad input -> a clear error
 
     const std::size_t T = inputs.shape(0);
     Vector scores = xt::zeros<float>({T});

@@ -2,7 +2,7 @@
 //
 // Source: ch03.ipynb In [5] (the address is in exercises/02_normalize_by_sum.cpp).
 // Declared in include/attn/simple_attention.hpp.
-#include "attn/checks.hpp"
+#include "attn/arguments.hpp"
 #include "attn/errors.hpp"
 #include "attn/simple_attention.hpp"
 
@@ -11,7 +11,7 @@
 namespace attn {
 
 Vector normalize_by_sum(const Vector& scores) {
-    checks::require_non_empty("normalize_by_sum", "scores", scores);
+    arguments::normalize_by_sum(scores);  // bad input -> a clear error
 
     return scores / xt::sum(scores)();
 }

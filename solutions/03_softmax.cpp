@@ -3,7 +3,7 @@
 // Source: ch03.ipynb In [6], In [7] and In [11]; for dim 0, 12_1_Self_Attention.ipynb's
 // softmax_cols. The notebooks' addresses are in exercises/03_softmax.cpp.
 // Declared in include/attn/simple_attention.hpp.
-#include "attn/checks.hpp"
+#include "attn/arguments.hpp"
 #include "attn/errors.hpp"
 #include "attn/simple_attention.hpp"
 
@@ -13,22 +13,22 @@
 namespace attn {
 
 Vector softmax_naive(const Vector& x) {
-    checks::require_non_empty("softmax_naive", "x", x);
+    arguments::softmax_naive(x);  // bad input -> a clear error
 
     Vector e = xt::exp(x);
     return e / xt::sum(e)();
 }
 
 Vector softmax(const Vector& x) {
-    checks::require_non_empty("softmax", "x", x);
+    arguments::softmax(x);  // bad input -> a clear error
 
     Vector e = xt::exp(x - xt::amax(x)());
     return e / xt::sum(e)();
 }
 
 Matrix softmax(const Matrix& scores, int dim) {
-    const std::size_t axis = checks::normalize_dim("softmax", dim);
-    checks::require_non_empty("softmax", "scores", scores);
+    // bad input -> a clear error; axis is 0 or 1 (dim -1 is 1)
+    const std::size_t axis = arguments::softmax(scores, dim);
 
     // keep_dims leaves the reduced axis with length 1, so the max and the sum broadcast
     // back over the rows (axis 1) or the columns (axis 0) they were taken along. They are

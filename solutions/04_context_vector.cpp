@@ -3,7 +3,7 @@
 // Source: ch03.ipynb In [8], and In [3], In [7], In [8] for one query (see
 // exercises/04_context_vector.cpp). Declared in include/attn/simple_attention.hpp.
 // Uses exercises 01 (dot_scores) and 03 (softmax); the kit links their reference solutions.
-#include "attn/checks.hpp"
+#include "attn/arguments.hpp"
 #include "attn/errors.hpp"
 #include "attn/simple_attention.hpp"
 
@@ -13,8 +13,7 @@
 namespace attn {
 
 Vector context_vector(const Matrix& inputs, const Vector& weights) {
-    checks::require_non_empty("context_vector", "inputs", inputs);
-    checks::require_length("context_vector", "weights", weights, 0, inputs.shape(0), "T");
+    arguments::context_vector(inputs, weights);  // bad input -> a clear error
 
     Vector context = xt::zeros<float>({inputs.shape(1)});
     for (std::size_t i = 0; i < inputs.shape(0); ++i) {
@@ -24,9 +23,7 @@ Vector context_vector(const Matrix& inputs, const Vector& weights) {
 }
 
 Vector context_vector_for_query(const Matrix& inputs, std::size_t query_index) {
-    checks::require_non_empty("context_vector_for_query", "inputs", inputs);
-    checks::require_row_index("context_vector_for_query", "query_index", query_index,
-                              inputs.shape(0));
+    arguments::context_vector_for_query(inputs, query_index);  // bad input -> a clear error
 
     const Vector query = xt::row(inputs, query_index);
     return context_vector(inputs, softmax(dot_scores(inputs, query)));

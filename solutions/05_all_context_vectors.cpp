@@ -3,7 +3,7 @@
 // Source: ch03.ipynb In [9], In [10], In [11] and In [13] (see
 // exercises/05_all_context_vectors.cpp). Declared in include/attn/simple_attention.hpp.
 // Uses exercise 03 (softmax); the kit links its reference solution.
-#include "attn/checks.hpp"
+#include "attn/arguments.hpp"
 #include "attn/errors.hpp"
 #include "attn/simple_attention.hpp"
 
@@ -14,7 +14,7 @@
 namespace attn {
 
 Matrix attention_scores_loops(const Matrix& inputs) {
-    checks::require_non_empty("attention_scores_loops", "inputs", inputs);
+    arguments::attention_scores_loops(inputs);  // bad input -> a clear error
 
     const std::size_t T = inputs.shape(0);
     Matrix scores = xt::zeros<float>({T, T});
@@ -27,13 +27,13 @@ Matrix attention_scores_loops(const Matrix& inputs) {
 }
 
 Matrix attention_scores_matmul(const Matrix& inputs) {
-    checks::require_non_empty("attention_scores_matmul", "inputs", inputs);
+    arguments::attention_scores_matmul(inputs);  // bad input -> a clear error
 
     return xt::linalg::dot(inputs, xt::transpose(inputs));
 }
 
 Matrix all_context_vectors(const Matrix& inputs) {
-    checks::require_non_empty("all_context_vectors", "inputs", inputs);
+    arguments::all_context_vectors(inputs);  // bad input -> a clear error
 
     const Matrix weights = softmax(attention_scores_matmul(inputs), -1);
     return xt::linalg::dot(weights, inputs);

@@ -22,7 +22,7 @@ TEST(DotScoresTest, RejectsQueryOfWrongLength) {
                         "a query of length d_in + 1 = " + std::to_string(too_long.size()),
                         attn::shape_error,
                         "query has shape (" + std::to_string(inputs.shape(1) + 1) + ",)",
-                        stub_line("require_length(\"dot_scores\", \"query\""));
+                        stub_line("arguments::dot_scores("));
 }
 
 TEST(DotScoresTest, RejectsEmptyInputs) {
@@ -31,6 +31,5 @@ TEST(DotScoresTest, RejectsEmptyInputs) {
     const attn::Matrix no_tokens = xt::zeros<float>({std::size_t{0}, query.size()});
     ATTN_EXPECT_REJECTS(attn::dot_scores(inputs, query), attn::dot_scores(no_tokens, query),
                         "inputs with no tokens, shape " + attn::shape_string(no_tokens.shape()),
-                        attn::shape_error, "inputs is empty",
-                        stub_line("require_non_empty(\"dot_scores\", \"inputs\""));
+                        attn::shape_error, "inputs is empty", stub_line("arguments::dot_scores("));
 }

@@ -20,5 +20,5 @@ TEST(NormalizeBySumTest, RejectsEmptyScores) {
     const auto scores = case_input<1>("02_normalize_by_sum/notebook_journey", "scores");
     ATTN_EXPECT_REJECTS(attn::normalize_by_sum(scores), attn::normalize_by_sum(attn::Vector{}),
                         "no scores, shape (0,)", attn::shape_error, "scores is empty",
-                        stub_line("require_non_empty(\"normalize_by_sum\", \"scores\""));
+                        stub_line("arguments::normalize_by_sum("));
 }

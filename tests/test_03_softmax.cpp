@@ -39,22 +39,21 @@ TEST(SoftmaxTest, RejectsDimOutOfRange) {
         ATTN_EXPECT_REJECTS(attn::softmax(scores, -1), attn::softmax(scores, dim),
                             "dim = " + std::to_string(dim), std::out_of_range,
                             "out of range for a 2-D tensor",
-                            stub_line("normalize_dim(\"softmax\""));
+                            stub_line("arguments::softmax(scores"));
     }
 }
 
 TEST(SoftmaxTest, RejectsEmptyInput) {
     const auto x = case_input<1>("03_softmax/notebook_journey", "x");
     ATTN_EXPECT_REJECTS(attn::softmax(x), attn::softmax(attn::Vector{}), "an empty x, shape (0,)",
-                        attn::shape_error, "x is empty",
-                        stub_line("require_non_empty(\"softmax\", \"x\""));
+                        attn::shape_error, "x is empty", stub_line("arguments::softmax(x)"));
     ATTN_EXPECT_REJECTS(attn::softmax_naive(x), attn::softmax_naive(attn::Vector{}),
                         "an empty x, shape (0,)", attn::shape_error, "x is empty",
-                        stub_line("require_non_empty(\"softmax_naive\", \"x\""));
+                        stub_line("arguments::softmax_naive("));
     const auto scores = case_input<2>("03_softmax/rows_notebook", "scores");
     const attn::Matrix no_rows = xt::zeros<float>({std::size_t{0}, scores.shape(1)});
     ATTN_EXPECT_REJECTS(attn::softmax(scores, -1), attn::softmax(no_rows, -1),
                         "scores with no rows, shape " + attn::shape_string(no_rows.shape()),
                         attn::shape_error, "scores is empty",
-                        stub_line("require_non_empty(\"softmax\", \"scores\""));
+                        stub_line("arguments::softmax(scores"));
 }

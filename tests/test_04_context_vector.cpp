@@ -32,19 +32,18 @@ TEST(ContextVectorTest, RejectsWeightsOfWrongLength) {
     const auto weights = case_input<1>("04_context_vector/notebook_journey", "weights");
     const std::size_t T = inputs.shape(0);
     const attn::Vector one_too_many = xt::zeros<float>({T + 1});
-    ATTN_EXPECT_REJECTS(attn::context_vector(inputs, weights),
-                        attn::context_vector(inputs, one_too_many),
-                        "weights of length T + 1 = " + std::to_string(T + 1), attn::shape_error,
-                        "must equal T = " + std::to_string(T),
-                        stub_line("require_length(\"context_vector\", \"weights\""));
+    ATTN_EXPECT_REJECTS(
+        attn::context_vector(inputs, weights), attn::context_vector(inputs, one_too_many),
+        "weights of length T + 1 = " + std::to_string(T + 1), attn::shape_error,
+        "must equal T = " + std::to_string(T), stub_line("arguments::context_vector("));
 }
 
 TEST(ContextVectorTest, RejectsQueryIndexPastTheLastToken) {
     const auto inputs = case_input<2>("04_context_vector/notebook_journey", "inputs");
     const std::size_t T = inputs.shape(0);
-    ATTN_EXPECT_REJECTS(
-        attn::context_vector_for_query(inputs, T - 1), attn::context_vector_for_query(inputs, T),
-        "query_index = T = " + std::to_string(T) + ", one past the last token", std::out_of_range,
-        "query_index " + std::to_string(T) + " is out of range",
-        stub_line("require_row_index(\"context_vector_for_query\", \"query_index\""));
+    ATTN_EXPECT_REJECTS(attn::context_vector_for_query(inputs, T - 1),
+                        attn::context_vector_for_query(inputs, T),
+                        "query_index = T = " + std::to_string(T) + ", one past the last token",
+                        std::out_of_range, "query_index " + std::to_string(T) + " is out of range",
+                        stub_line("arguments::context_vector_for_query("));
 }

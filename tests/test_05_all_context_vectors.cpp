@@ -35,13 +35,11 @@ TEST(AllContextVectorsTest, RejectsEmptyInputs) {
         "inputs with no tokens, shape " + attn::shape_string(no_tokens.shape());
     ATTN_EXPECT_REJECTS(attn::attention_scores_loops(inputs),
                         attn::attention_scores_loops(no_tokens), no_rows, attn::shape_error,
-                        "inputs is empty",
-                        stub_line("require_non_empty(\"attention_scores_loops\", \"inputs\""));
+                        "inputs is empty", stub_line("arguments::attention_scores_loops("));
     ATTN_EXPECT_REJECTS(attn::attention_scores_matmul(inputs),
                         attn::attention_scores_matmul(no_tokens), no_rows, attn::shape_error,
-                        "inputs is empty",
-                        stub_line("require_non_empty(\"attention_scores_matmul\", \"inputs\""));
+                        "inputs is empty", stub_line("arguments::attention_scores_matmul("));
     ATTN_EXPECT_REJECTS(attn::all_context_vectors(inputs), attn::all_context_vectors(no_tokens),
                         no_rows, attn::shape_error, "inputs is empty",
-                        stub_line("require_non_empty(\"all_context_vectors\", \"inputs\""));
+                        stub_line("arguments::all_context_vectors("));
 }

@@ -42,12 +42,12 @@ TEST(ProjectionsTest, RejectsWeightOfWrongInputSize) {
                         "W has shape " + attn::shape_string(W_transposed.shape()) +
                             ", but its dimension 0 must equal d_in (inputs.shape(1)) = " +
                             std::to_string(inputs.shape(1)),
-                        stub_line("require_length(\"project_rows\", \"W\""));
+                        stub_line("arguments::project_rows("));
     const attn::Vector x_2 = xt::row(inputs, 1);
     ATTN_EXPECT_REJECTS(attn::project_token(x_2, W), attn::project_token(x_2, W_transposed),
                         transposed, attn::shape_error,
                         "must equal d_in (the length of x) = " + std::to_string(x_2.shape(0)),
-                        stub_line("require_length(\"project_token\", \"W\""));
+                        stub_line("arguments::project_token("));
 }
 
 TEST(ProjectionsTest, RejectsBiasThatIsNotOneColumn) {
@@ -60,13 +60,13 @@ TEST(ProjectionsTest, RejectsBiasThatIsNotOneColumn) {
                         "b as a row, shape " + attn::shape_string(b_row.shape()), attn::shape_error,
                         "b must be one column, shape (d_out, 1), but has shape " +
                             attn::shape_string(b_row.shape()),
-                        stub_line("require_column(\"project_columns\", \"b\""));
+                        stub_line("arguments::project_columns("));
     const attn::Matrix b_short = xt::zeros<float>({W.shape(0) - 1, std::size_t{1}});
     ATTN_EXPECT_REJECTS(attn::project_columns(W, X, b), attn::project_columns(W, X, b_short),
                         "b of d_out - 1 = " + std::to_string(b_short.shape(0)) + " rows",
                         attn::shape_error,
                         "must equal d_out (W.shape(0)) = " + std::to_string(W.shape(0)),
-                        stub_line("require_length(\"project_columns\", \"b\""));
+                        stub_line("arguments::project_columns("));
 }
 
 TEST(ProjectionsTest, RejectsTokensOfWrongSize) {
@@ -80,10 +80,9 @@ TEST(ProjectionsTest, RejectsTokensOfWrongSize) {
         "X with its tokens as rows, shape " + attn::shape_string(X_rows.shape()), attn::shape_error,
         "X has shape " + attn::shape_string(X_rows.shape()) +
             ", but its dimension 0 must equal D (W.shape(1)) = " + std::to_string(W.shape(1)),
-        stub_line("require_length(\"project_columns\", \"X\""));
+        stub_line("arguments::project_columns("));
     const attn::Matrix no_tokens = xt::zeros<float>({X.shape(0), std::size_t{0}});
     ATTN_EXPECT_REJECTS(attn::project_columns(W, X, b), attn::project_columns(W, no_tokens, b),
                         "X with no tokens, shape " + attn::shape_string(no_tokens.shape()),
-                        attn::shape_error, "X is empty",
-                        stub_line("require_non_empty(\"project_columns\", \"X\""));
+                        attn::shape_error, "X is empty", stub_line("arguments::project_columns("));
 }

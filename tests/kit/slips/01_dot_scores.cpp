@@ -15,7 +15,7 @@
 //   value only, "6 of 6 values differ; worst at [1]: got 1, expected 1.495")
 // not yet named: query_indexed_by_i (query(i) for query(k): "dot_scores(inputs, query) threw
 //   std::runtime_error: index 3 is out of bounds for axis 0 (size 3)", true but no mistake)
-#include "attn/checks.hpp"
+#include "attn/arguments.hpp"
 #include "attn/errors.hpp"
 #include "attn/simple_attention.hpp"
 #include "slip.hpp"
@@ -28,8 +28,7 @@
 namespace attn {
 
 Vector dot_scores(const Matrix& inputs, const Vector& query) {
-    checks::require_non_empty("dot_scores", "inputs", inputs);
-    checks::require_length("dot_scores", "query", query, 0, inputs.shape(1), "d_in");
+    arguments::dot_scores(inputs, query);  // bad input -> a clear error
 
     const std::size_t T = inputs.shape(0), d_in = inputs.shape(1);
     Vector scores = xt::zeros<float>({T});

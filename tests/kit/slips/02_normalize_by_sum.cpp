@@ -13,7 +13,7 @@
 // slip: divided_by_max -> divided by the largest score
 // slip: divided_by_count -> divided by the number of scores
 // slip: int_total -> int total
-#include "attn/checks.hpp"
+#include "attn/arguments.hpp"
 #include "attn/errors.hpp"
 #include "attn/simple_attention.hpp"
 #include "slip.hpp"
@@ -23,7 +23,7 @@
 namespace attn {
 
 Vector normalize_by_sum(const Vector& scores) {
-    checks::require_non_empty("normalize_by_sum", "scores", scores);
+    arguments::normalize_by_sum(scores);  // bad input -> a clear error
 
     if (slip("uninitialised_total")) {
         float total;

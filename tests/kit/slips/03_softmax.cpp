@@ -21,7 +21,7 @@
 // not yet named: row_loop_past_end (i <= R over the rows: "crashed in
 //   softmax_matrix.cols_dim_minus2: it aborted (SIGABRT ...)", a column case, where the slip
 //   runs for the rows only; exercise 02's loop past the end is named "out of bounds")
-#include "attn/checks.hpp"
+#include "attn/arguments.hpp"
 #include "attn/errors.hpp"
 #include "attn/simple_attention.hpp"
 #include "slip.hpp"
@@ -32,7 +32,7 @@
 namespace attn {
 
 Vector softmax_naive(const Vector& x) {
-    checks::require_non_empty("softmax_naive", "x", x);
+    arguments::softmax_naive(x);  // bad input -> a clear error
 
     if (slip("naive_made_stable")) {
         Vector e = xt::exp(x - xt::amax(x)());
@@ -43,7 +43,7 @@ Vector softmax_naive(const Vector& x) {
 }
 
 Vector softmax(const Vector& x) {
-    checks::require_non_empty("softmax", "x", x);
+    arguments::softmax(x);  // bad input -> a clear error
 
     if (slip("no_max_subtracted")) {  // the naive form again: exp(1000) is inf
         Vector e = xt::exp(x);
@@ -68,8 +68,8 @@ Vector softmax(const Vector& x) {
 }
 
 Matrix softmax(const Matrix& scores, int dim) {
-    std::size_t axis = checks::normalize_dim("softmax", dim);
-    checks::require_non_empty("softmax", "scores", scores);
+    // bad input -> a clear error; axis is 0 or 1 (dim -1 is 1)
+    std::size_t axis = arguments::softmax(scores, dim);
 
     // The rows only, whatever dim says: on the notebook's scores inputs @ inputs.T, which are
     // symmetric, the column softmax it should have been is this result transposed.

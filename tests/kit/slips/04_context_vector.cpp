@@ -16,7 +16,7 @@
 // slip: query_after -> used the next token as the query
 // not yet named: softmax_naive_used (exercise 03's naive softmax: passes as done; no case has
 //   scores large enough to overflow it)
-#include "attn/checks.hpp"
+#include "attn/arguments.hpp"
 #include "attn/errors.hpp"
 #include "attn/simple_attention.hpp"
 #include "slip.hpp"
@@ -27,8 +27,7 @@
 namespace attn {
 
 Vector context_vector(const Matrix& inputs, const Vector& weights) {
-    checks::require_non_empty("context_vector", "inputs", inputs);
-    checks::require_length("context_vector", "weights", weights, 0, inputs.shape(0), "T");
+    arguments::context_vector(inputs, weights);  // bad input -> a clear error
 
     const std::size_t T = inputs.shape(0);
     Vector context = xt::zeros<float>({inputs.shape(1)});
@@ -63,9 +62,7 @@ Vector context_vector(const Matrix& inputs, const Vector& weights) {
 }
 
 Vector context_vector_for_query(const Matrix& inputs, std::size_t query_index) {
-    checks::require_non_empty("context_vector_for_query", "inputs", inputs);
-    checks::require_row_index("context_vector_for_query", "query_index", query_index,
-                              inputs.shape(0));
+    arguments::context_vector_for_query(inputs, query_index);  // bad input -> a clear error
 
     if (slip("query_after")) {  // query_index counted from 1
         const Vector query = xt::row(inputs, query_index + 1);

@@ -21,7 +21,7 @@
 // 05 fails downstream of the helper, and names the helper's mistake.
 // slip: helper_last_row_skipped -> left out the last token
 // slip: helper_reversed_weights -> paired the weights with the wrong tokens
-#include "attn/checks.hpp"
+#include "attn/arguments.hpp"
 #include "attn/errors.hpp"
 #include "attn/simple_attention.hpp"
 #include "slip.hpp"
@@ -53,7 +53,7 @@ Vector weighted_sum(const Matrix& inputs, const Vector& weights) {
 }  // namespace
 
 Matrix attention_scores_loops(const Matrix& inputs) {
-    checks::require_non_empty("attention_scores_loops", "inputs", inputs);
+    arguments::attention_scores_loops(inputs);  // bad input -> a clear error
 
     const std::size_t T = inputs.shape(0);
     Matrix scores = xt::zeros<float>({T, T});
@@ -69,14 +69,14 @@ Matrix attention_scores_loops(const Matrix& inputs) {
 }
 
 Matrix attention_scores_matmul(const Matrix& inputs) {
-    checks::require_non_empty("attention_scores_matmul", "inputs", inputs);
+    arguments::attention_scores_matmul(inputs);  // bad input -> a clear error
 
     if (slip("feature_gram")) return xt::linalg::dot(xt::transpose(inputs), inputs);
     return xt::linalg::dot(inputs, xt::transpose(inputs));
 }
 
 Matrix all_context_vectors(const Matrix& inputs) {
-    checks::require_non_empty("all_context_vectors", "inputs", inputs);
+    arguments::all_context_vectors(inputs);  // bad input -> a clear error
 
     const int dim = slip("column_softmax") ? 0 : -1;
     const Matrix weights = softmax(attention_scores_matmul(inputs), dim);

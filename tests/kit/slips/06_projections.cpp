@@ -15,7 +15,7 @@
 // slip: bias_times_x -> multiplied by the bias instead of adding it
 // not yet named: bias_as_row (b.T added: "project_columns(W, X, b) threw xt::broadcast_error:
 //   Incompatible dimension of arrays: LHS shape = (4, 3, ) RHS shape = (1, 4, )", xtensor's words)
-#include "attn/checks.hpp"
+#include "attn/arguments.hpp"
 #include "attn/errors.hpp"
 #include "attn/trainable_attention.hpp"
 #include "slip.hpp"
@@ -38,9 +38,7 @@ Vector loop_product(const Vector& x, const Matrix& W, std::size_t first, std::si
 }  // namespace
 
 Vector project_token(const Vector& x, const Matrix& W) {
-    checks::require_non_empty("project_token", "x", x);
-    checks::require_non_empty("project_token", "W", W);
-    checks::require_length("project_token", "W", W, 0, x.shape(0), "d_in (the length of x)");
+    arguments::project_token(x, W);  // bad input -> a clear error
 
     const std::size_t d_in = x.shape(0);
     if (slip("token_first_input_skipped")) return loop_product(x, W, 1, d_in);  // k from 1
@@ -50,9 +48,7 @@ Vector project_token(const Vector& x, const Matrix& W) {
 }
 
 Matrix project_rows(const Matrix& inputs, const Matrix& W) {
-    checks::require_non_empty("project_rows", "inputs", inputs);
-    checks::require_non_empty("project_rows", "W", W);
-    checks::require_length("project_rows", "W", W, 0, inputs.shape(1), "d_in (inputs.shape(1))");
+    arguments::project_rows(inputs, W);  // bad input -> a clear error
 
     if (slip("rows_first_token_only") || slip("rows_last_input_skipped")) {
         const std::size_t T = inputs.shape(0), d_in = inputs.shape(1);
@@ -70,11 +66,7 @@ Matrix project_rows(const Matrix& inputs, const Matrix& W) {
 }
 
 Matrix project_columns(const Matrix& W, const Matrix& X, const Matrix& b) {
-    checks::require_non_empty("project_columns", "W", W);
-    checks::require_non_empty("project_columns", "X", X);
-    checks::require_length("project_columns", "X", X, 0, W.shape(1), "D (W.shape(1))");
-    checks::require_column("project_columns", "b", b, "d_out");
-    checks::require_length("project_columns", "b", b, 0, W.shape(0), "d_out (W.shape(0))");
+    arguments::project_columns(W, X, b);  // bad input -> a clear error
 
     const Matrix product = xt::linalg::dot(W, X);  // (d_out, N)
     if (slip("forgot_bias")) return product;
