@@ -4,7 +4,7 @@
 // Source: ch03.ipynb In [19] to In [22]; 12_1_Self_Attention.ipynb Exercises 2, 4, 5 and 6
 // (see exercises/07_scaled_attention.cpp). Declared in include/attn/trainable_attention.hpp.
 // Uses exercise 03 (softmax); the kit links its reference solution.
-#include "attn/checks.hpp"
+#include "attn/arguments.hpp"
 #include "attn/errors.hpp"
 #include "attn/simple_attention.hpp"
 #include "attn/trainable_attention.hpp"
@@ -19,40 +19,26 @@
 namespace attn {
 
 Vector attention_scores(const Vector& query, const Matrix& keys) {
-    checks::require_non_empty("attention_scores", "query", query);
-    checks::require_non_empty("attention_scores", "keys", keys);
-    checks::require_length("attention_scores", "keys", keys, 1, query.shape(0),
-                           "d_k (the length of query)");
+    arguments::attention_scores(query, keys);  // bad input -> a clear error
 
     return xt::linalg::dot(keys, query);  // scores[t] = dot(keys[t], query)
 }
 
 Vector scaled_attention_weights(const Vector& scores, std::size_t d_k) {
-    checks::require_non_empty("scaled_attention_weights", "scores", scores);
-    if (d_k == 0) {
-        throw std::invalid_argument(
-            "scaled_attention_weights: d_k is 0, but it is the length "
-            "of a key vector: at least 1");
-    }
+    arguments::scaled_attention_weights(scores, d_k);  // bad input -> a clear error
 
     const Vector scaled = scores / std::sqrt(static_cast<float>(d_k));
     return softmax(scaled);
 }
 
 Vector weighted_values(const Vector& weights, const Matrix& values) {
-    checks::require_non_empty("weighted_values", "values", values);
-    checks::require_length("weighted_values", "weights", weights, 0, values.shape(0),
-                           "T (values.shape(0))");
+    arguments::weighted_values(weights, values);  // bad input -> a clear error
 
     return xt::linalg::dot(weights, values);  // context[j] = sum_t weights[t] * values[t, j]
 }
 
 Vector scaled_scores_column(const Matrix& keys, const Matrix& query) {
-    checks::require_non_empty("scaled_scores_column", "keys", keys);
-    checks::require_non_empty("scaled_scores_column", "query", query);
-    checks::require_column("scaled_scores_column", "query", query, "d_k");
-    checks::require_length("scaled_scores_column", "keys", keys, 0, query.shape(0),
-                           "d_k (query.shape(0))");
+    arguments::scaled_scores_column(keys, query);  // bad input -> a clear error
 
     const Vector q = xt::col(query, 0);
     const Vector dots = xt::linalg::dot(xt::transpose(keys), q);  // dots[m] = dot(keys[:, m], q)
@@ -60,9 +46,7 @@ Vector scaled_scores_column(const Matrix& keys, const Matrix& query) {
 }
 
 Matrix weighted_values_column(const Vector& weights, const Matrix& values) {
-    checks::require_non_empty("weighted_values_column", "values", values);
-    checks::require_length("weighted_values_column", "weights", weights, 0, values.shape(1),
-                           "N (values.shape(1))");
+    arguments::weighted_values_column(weights, values);  // bad input -> a clear error
 
     Matrix x_prime = xt::zeros<float>({values.shape(0), std::size_t{1}});
     xt::col(x_prime, 0) = xt::linalg::dot(values, weights);  // sum_m weights[m] * values[:, m]
@@ -71,15 +55,7 @@ Matrix weighted_values_column(const Vector& weights, const Matrix& values) {
 
 Matrix self_attention_column_query(const Matrix& queries, const Matrix& keys, const Matrix& values,
                                    std::size_t n) {
-    checks::require_non_empty("self_attention_column_query", "queries", queries);
-    checks::require_length("self_attention_column_query", "keys", keys, 0, queries.shape(0),
-                           "d_k (queries.shape(0))");
-    checks::require_length("self_attention_column_query", "keys", keys, 1, queries.shape(1),
-                           "N (queries.shape(1))");
-    checks::require_length("self_attention_column_query", "values", values, 1, queries.shape(1),
-                           "N (queries.shape(1))");
-    checks::require_non_empty("self_attention_column_query", "values", values);
-    checks::require_row_index("self_attention_column_query", "n", n, queries.shape(1));
+    arguments::self_attention_column_query(queries, keys, values, n);  // bad input -> a clear error
 
     const Matrix query = xt::view(queries, xt::all(), xt::range(n, n + 1));  // (d_k, 1)
     return weighted_values_column(softmax(scaled_scores_column(keys, query)), values);

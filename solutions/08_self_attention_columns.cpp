@@ -4,7 +4,7 @@
 // Source: 12_1_Self_Attention.ipynb Exercise 7 (see exercises/08_self_attention_columns.cpp).
 // Declared in include/attn/trainable_attention.hpp. Uses exercises 03 (softmax) and 06
 // (project_columns); the kit links their reference solutions.
-#include "attn/checks.hpp"
+#include "attn/arguments.hpp"
 #include "attn/errors.hpp"
 #include "attn/simple_attention.hpp"
 #include "attn/trainable_attention.hpp"
@@ -16,10 +16,7 @@
 namespace attn {
 
 Matrix attention_weights_columns(const Matrix& queries, const Matrix& keys) {
-    checks::require_non_empty("attention_weights_columns", "queries", queries);
-    checks::require_non_empty("attention_weights_columns", "keys", keys);
-    checks::require_length("attention_weights_columns", "keys", keys, 0, queries.shape(0),
-                           "d_k (queries.shape(0))");
+    arguments::attention_weights_columns(queries, keys);  // bad input -> a clear error
 
     const Matrix scores = xt::linalg::dot(xt::transpose(keys), queries);  // (N, N)
     const Matrix scaled = scores / std::sqrt(static_cast<float>(keys.shape(0)));
@@ -29,20 +26,8 @@ Matrix attention_weights_columns(const Matrix& queries, const Matrix& keys) {
 Matrix scaled_dot_product_self_attention(const Matrix& X, const Matrix& W_v, const Matrix& W_q,
                                          const Matrix& W_k, const Matrix& b_v, const Matrix& b_q,
                                          const Matrix& b_k) {
-    const char* const function = "scaled_dot_product_self_attention";
-    checks::require_non_empty(function, "X", X);
-    checks::require_non_empty(function, "W_q", W_q);
-    checks::require_non_empty(function, "W_v", W_v);
-    checks::require_length(function, "W_v", W_v, 1, X.shape(0), "D (X.shape(0))");
-    checks::require_length(function, "W_q", W_q, 1, X.shape(0), "D (X.shape(0))");
-    checks::require_length(function, "W_k", W_k, 1, X.shape(0), "D (X.shape(0))");
-    checks::require_length(function, "W_k", W_k, 0, W_q.shape(0), "d_k (W_q.shape(0))");
-    checks::require_column(function, "b_v", b_v, "d_v");
-    checks::require_column(function, "b_q", b_q, "d_k");
-    checks::require_column(function, "b_k", b_k, "d_k");
-    checks::require_length(function, "b_v", b_v, 0, W_v.shape(0), "d_v (W_v.shape(0))");
-    checks::require_length(function, "b_q", b_q, 0, W_q.shape(0), "d_k (W_q.shape(0))");
-    checks::require_length(function, "b_k", b_k, 0, W_k.shape(0), "d_k (W_k.shape(0))");
+    // bad input -> a clear error
+    arguments::scaled_dot_product_self_attention(X, W_v, W_q, W_k, b_v, b_q, b_k);
 
     const Matrix queries = project_columns(W_q, X, b_q);  // (d_k, N)
     const Matrix keys = project_columns(W_k, X, b_k);     // (d_k, N)

@@ -73,7 +73,7 @@ TEST(ScaledAttentionTest, RejectsKeysOfAnotherLength) {
         "keys has shape " + attn::shape_string(keys_transposed.shape()) +
             ", but its dimension 1 must equal d_k (the length of query) = " +
             std::to_string(query.shape(0)),
-        stub_line("require_length(\"attention_scores\", \"keys\""));
+        stub_line("arguments::attention_scores("));
 }
 
 TEST(ScaledAttentionTest, RejectsZeroKeyLength) {
@@ -81,11 +81,11 @@ TEST(ScaledAttentionTest, RejectsZeroKeyLength) {
     const std::size_t some_d_k = scores.size();  // any d_k > 0 is valid
     ATTN_EXPECT_REJECTS(attn::scaled_attention_weights(scores, some_d_k),
                         attn::scaled_attention_weights(scores, 0), "d_k = 0", std::invalid_argument,
-                        "d_k is 0", stub_line("if (d_k == 0)"));
+                        "d_k is 0", stub_line("arguments::scaled_attention_weights("));
     ATTN_EXPECT_REJECTS(attn::scaled_attention_weights(scores, 1),
                         attn::scaled_attention_weights(attn::Vector{}, 1), "no scores, shape (0,)",
                         attn::shape_error, "scores is empty",
-                        stub_line("require_non_empty(\"scaled_attention_weights\", \"scores\""));
+                        stub_line("arguments::scaled_attention_weights("));
 }
 
 TEST(ScaledAttentionTest, RejectsWeightsOfWrongLength) {
@@ -96,7 +96,7 @@ TEST(ScaledAttentionTest, RejectsWeightsOfWrongLength) {
         attn::weighted_values(weights, values), attn::weighted_values(one_too_many, values),
         "weights of length T + 1 = " + std::to_string(one_too_many.size()), attn::shape_error,
         "must equal T (values.shape(0)) = " + std::to_string(values.shape(0)),
-        stub_line("require_length(\"weighted_values\", \"weights\""));
+        stub_line("arguments::weighted_values("));
     const auto column_values = case_input<2>("07_scaled_attention/column_values_x1", "values");
     const auto column_weights = case_input<1>("07_scaled_attention/column_values_x1", "weights");
     ATTN_EXPECT_REJECTS(
@@ -106,7 +106,7 @@ TEST(ScaledAttentionTest, RejectsWeightsOfWrongLength) {
             " for N = " + std::to_string(column_values.shape(1)) + " tokens",
         attn::shape_error,
         "must equal N (values.shape(1)) = " + std::to_string(column_values.shape(1)),
-        stub_line("require_length(\"weighted_values_column\", \"weights\""));
+        stub_line("arguments::weighted_values_column("));
 }
 
 TEST(ScaledAttentionTest, RejectsQueryThatIsNotOneColumn) {
@@ -114,8 +114,7 @@ TEST(ScaledAttentionTest, RejectsQueryThatIsNotOneColumn) {
     const auto queries = case_input<2>(key, "queries");  // (4, 3): every query, not one
     const auto keys = case_input<2>(key, "keys");
     const attn::Matrix query = xt::view(queries, xt::all(), xt::range(0, 1));  // (d_k, 1)
-    const attn::kit::check_line check =
-        stub_line("require_column(\"scaled_scores_column\", \"query\"");
+    const attn::kit::check_line check = stub_line("arguments::scaled_scores_column(");
     ATTN_EXPECT_REJECTS(
         attn::scaled_scores_column(keys, query), attn::scaled_scores_column(keys, queries),
         "every query at once, shape " + attn::shape_string(queries.shape()), attn::shape_error,
@@ -140,11 +139,11 @@ TEST(ScaledAttentionTest, RejectsQueryIndexPastTheLastToken) {
         attn::self_attention_column_query(queries, keys, values, N),
         "n = N = " + std::to_string(N) + ", one past the last token", std::out_of_range,
         "n " + std::to_string(N) + " is out of range for " + std::to_string(N) + " tokens",
-        stub_line("require_row_index(\"self_attention_column_query\", \"n\""));
+        stub_line("arguments::self_attention_column_query("));
     const attn::Matrix fewer_values = xt::view(values, xt::all(), xt::range(0, N - 1));
     ATTN_EXPECT_REJECTS(attn::self_attention_column_query(queries, keys, values, 0),
                         attn::self_attention_column_query(queries, keys, fewer_values, 0),
                         "values of N - 1 = " + std::to_string(N - 1) + " tokens", attn::shape_error,
                         "must equal N (queries.shape(1)) = " + std::to_string(N),
-                        stub_line("require_length(\"self_attention_column_query\", \"values\""));
+                        stub_line("arguments::self_attention_column_query("));
 }

@@ -58,7 +58,7 @@ TEST(SelfAttentionColumnsTest, RejectsKeysOfAnotherLength) {
         "keys of shape " + attn::shape_string(keys_transposed.shape()) + " = (N, d_k), transposed",
         attn::shape_error,
         "must equal d_k (queries.shape(0)) = " + std::to_string(queries.shape(0)),
-        stub_line("require_length(\"attention_weights_columns\", \"keys\""));
+        stub_line("arguments::attention_weights_columns("));
 }
 
 TEST(SelfAttentionColumnsTest, RejectsTokensAsRows) {
@@ -73,7 +73,7 @@ TEST(SelfAttentionColumnsTest, RejectsTokensAsRows) {
         attn::shape_error,
         "W_v has shape " + attn::shape_string(p.W_v.shape()) +
             ", but its dimension 1 must equal D (X.shape(0)) = " + std::to_string(p.X.shape(0)),
-        stub_line("require_length(function, \"W_v\""));
+        stub_line("arguments::scaled_dot_product_self_attention("));
 }
 
 TEST(SelfAttentionColumnsTest, RejectsQueryAndKeyWeightsOfDifferentSizes) {
@@ -87,7 +87,7 @@ TEST(SelfAttentionColumnsTest, RejectsQueryAndKeyWeightsOfDifferentSizes) {
         "W_k of shape " + attn::shape_string(p.W_k.shape()) + ", W_q of " +
             attn::shape_string(p.W_q.shape()) + ": another d_k",
         attn::shape_error, "must equal d_k (W_q.shape(0)) = " + std::to_string(p.W_q.shape(0)),
-        stub_line("require_length(function, \"W_k\", W_k, 0"));
+        stub_line("arguments::scaled_dot_product_self_attention("));
 }
 
 TEST(SelfAttentionColumnsTest, RejectsBiasesOfWrongShape) {
@@ -101,7 +101,7 @@ TEST(SelfAttentionColumnsTest, RejectsBiasesOfWrongShape) {
         "b_q as a row, shape " + attn::shape_string(p.b_q.shape()), attn::shape_error,
         "b_q must be one column, shape (d_k, 1), but has shape " +
             attn::shape_string(p.b_q.shape()),
-        stub_line("require_column(function, \"b_q\""));
+        stub_line("arguments::scaled_dot_product_self_attention("));
     p = odd_shape();
     p.b_v = p.b_q;  // (d_k, 1) = (3, 1), but the values have d_v = 4 rows
     ATTN_EXPECT_REJECTS(
@@ -111,5 +111,5 @@ TEST(SelfAttentionColumnsTest, RejectsBiasesOfWrongShape) {
         "b_v of shape " + attn::shape_string(p.b_v.shape()) +
             " where d_v = " + std::to_string(p.W_v.shape(0)) + " rows belong",
         attn::shape_error, "must equal d_v (W_v.shape(0)) = " + std::to_string(p.W_v.shape(0)),
-        stub_line("require_length(function, \"b_v\""));
+        stub_line("arguments::scaled_dot_product_self_attention("));
 }

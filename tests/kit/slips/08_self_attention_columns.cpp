@@ -14,7 +14,7 @@
 // slip: returned_weights -> returned the attention weights
 // not yet named: weights_on_the_left (weights @ values.T: "has shape (3, 4), expected (4, 3)",
 //   no mistake named)
-#include "attn/checks.hpp"
+#include "attn/arguments.hpp"
 #include "attn/errors.hpp"
 #include "attn/simple_attention.hpp"
 #include "attn/trainable_attention.hpp"
@@ -27,10 +27,7 @@
 namespace attn {
 
 Matrix attention_weights_columns(const Matrix& queries, const Matrix& keys) {
-    checks::require_non_empty("attention_weights_columns", "queries", queries);
-    checks::require_non_empty("attention_weights_columns", "keys", keys);
-    checks::require_length("attention_weights_columns", "keys", keys, 0, queries.shape(0),
-                           "d_k (queries.shape(0))");
+    arguments::attention_weights_columns(queries, keys);  // bad input -> a clear error
 
     const Matrix scores = slip("scores_transposed")
                               ? Matrix(xt::linalg::dot(xt::transpose(queries), keys))
@@ -46,20 +43,8 @@ Matrix attention_weights_columns(const Matrix& queries, const Matrix& keys) {
 Matrix scaled_dot_product_self_attention(const Matrix& X, const Matrix& W_v, const Matrix& W_q,
                                          const Matrix& W_k, const Matrix& b_v, const Matrix& b_q,
                                          const Matrix& b_k) {
-    const char* const function = "scaled_dot_product_self_attention";
-    checks::require_non_empty(function, "X", X);
-    checks::require_non_empty(function, "W_q", W_q);
-    checks::require_non_empty(function, "W_v", W_v);
-    checks::require_length(function, "W_v", W_v, 1, X.shape(0), "D (X.shape(0))");
-    checks::require_length(function, "W_q", W_q, 1, X.shape(0), "D (X.shape(0))");
-    checks::require_length(function, "W_k", W_k, 1, X.shape(0), "D (X.shape(0))");
-    checks::require_length(function, "W_k", W_k, 0, W_q.shape(0), "d_k (W_q.shape(0))");
-    checks::require_column(function, "b_v", b_v, "d_v");
-    checks::require_column(function, "b_q", b_q, "d_k");
-    checks::require_column(function, "b_k", b_k, "d_k");
-    checks::require_length(function, "b_v", b_v, 0, W_v.shape(0), "d_v (W_v.shape(0))");
-    checks::require_length(function, "b_q", b_q, 0, W_q.shape(0), "d_k (W_q.shape(0))");
-    checks::require_length(function, "b_k", b_k, 0, W_k.shape(0), "d_k (W_k.shape(0))");
+    // bad input -> a clear error
+    arguments::scaled_dot_product_self_attention(X, W_v, W_q, W_k, b_v, b_q, b_k);
 
     if (slip("forgot_bias")) {
         const Matrix queries = xt::linalg::dot(W_q, X);
