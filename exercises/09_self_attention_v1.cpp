@@ -16,12 +16,9 @@
 // is the cell's torch.manual_seed(...) and constructor: the same parameters, bit for bit.
 //
 // Goal: one context vector per token, from three trainable projections. The module holds
-// W_query, W_key and W_value, each of shape (d_in, d_out); every token (a row of x) is
-// projected by x @ W.
-//   x: (T, d_in) -> queries, keys, values: (T, d_out)
-//   scores = queries @ keys.T                       (T, T), scores[i, j] = q_i . k_j
-//   weights = softmax(scores / sqrt(d_k), dim=-1)   d_k = d_out, the keys' width
-//   context = weights @ values                      (T, d_out)
+// W_query, W_key and W_value; every token (a row of x) is projected by x @ W.
+// The module's maths, shapes and the notebook's values: include/attn/self_attention.hpp,
+// Exercise 09.
 // Worked example: d_in = d_out = 1, W_query = W_key = W_value = [[1]], x = [[0], [2]]:
 //   queries = keys = values = [[0], [2]], scores = [[0, 0], [0, 4]],
 //   weights = softmax([[0, 0], [0, 4]]) = [[0.5, 0.5], [0.018, 0.982]] (sqrt(1) = 1),
@@ -29,6 +26,7 @@
 // `softmax(matrix, -1)` from exercise 03 is there for you (the kit's reference version).
 // `xt::linalg::dot(a, b)` is the matrix product a @ b of two 2-D tensors, and
 // `xt::transpose(m)` a transposed view.
+#include "attn/arguments.hpp"
 #include "attn/errors.hpp"
 #include "attn/self_attention.hpp"
 #include "attn/simple_attention.hpp"
@@ -42,13 +40,12 @@
 namespace attn {
 
 Matrix SelfAttention_v1::forward(const Matrix& x) const {
-    const std::string function = "SelfAttention_v1.forward";
-    checks::require_same_shape(function, "W_key", W_key, W_query);
-    checks::require_same_shape(function, "W_value", W_value, W_query);
-    checks::require_tokens(function, x, "W_query", W_query, /*rows_are_d_in=*/true);
+    arguments::self_attention_v1_forward(x, W_query, W_key, W_value);  // bad input -> a clear error
 
-    // TODO: project x to queries, keys and values, score every query against every key,
-    // scale by 1 / sqrt(d_k), softmax each row, and weight the values.
+    // TODO 1. queries = x @ W_query; keys = x @ W_key; values = x @ W_value: (T, d_out) each.
+    //      2. scores = queries @ keys.T, (T, T).
+    //      3. weights = softmax(scores / sqrt(d_k), -1), d_k = keys.shape(1).
+    //      4. Return weights @ values, (T, d_out).
     throw not_implemented("exercises/09_self_attention_v1.cpp", "SelfAttention_v1::forward(x)");
 }
 

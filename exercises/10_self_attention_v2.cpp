@@ -20,15 +20,15 @@
 // `bias`, of shape (d_out,) or empty (bias=False). It maps each token (a row of x) as
 //   layer(x) = x @ weight.T + bias                  x: (T, d_in) -> (T, d_out)
 // weight is stored transposed, one row per output dimension: that is nn.Linear's layout.
-// Then, as in exercise 09:
-//   scores = queries @ keys.T                       (T, T)
-//   weights = softmax(scores / sqrt(d_k), dim=-1)   d_k = d_out
-//   context = weights @ values                      (T, d_out)
+// Then the attention is exercise 09's.
+// The module's maths, shapes and the notebook's values: include/attn/self_attention.hpp,
+// Exercise 10.
 // Worked example of one layer: weight = [[1, 0, 2]] (d_out 1, d_in 3), bias = [0.5],
 //   x = [[1, 1, 1]] -> x @ weight.T + bias = [[1 + 0 + 2 + 0.5]] = [[3.5]].
 // Add the bias only when there is one (`layer.has_bias()`); xtensor broadcasts a (d_out,)
 // vector over the rows of a (T, d_out) matrix. A lambda inside forward() that applies one
 // Linear keeps it short.
+#include "attn/arguments.hpp"
 #include "attn/errors.hpp"
 #include "attn/linear.hpp"
 #include "attn/self_attention.hpp"
@@ -43,14 +43,13 @@
 namespace attn {
 
 Matrix SelfAttention_v2::forward(const Matrix& x) const {
-    const std::string function = "SelfAttention_v2.forward";
-    checks::require_same_shape(function, "W_key.weight", W_key.weight, W_query.weight);
-    checks::require_same_shape(function, "W_value.weight", W_value.weight, W_query.weight);
-    checks::require_tokens(function, x, "W_query.weight", W_query.weight,
-                           /*rows_are_d_in=*/false);
+    arguments::self_attention_v2_forward(x, W_query, W_key, W_value);  // bad input -> a clear error
 
-    // TODO: apply the three layers to x (x @ weight.T, plus the bias if there is one), then
-    // scores, 1 / sqrt(d_k), row softmax and the weighted values, as in exercise 09.
+    // TODO 1. queries = x @ W_query.weight.T, plus W_query.bias if W_query.has_bias(); keys
+    //         and values likewise with W_key and W_value: (T, d_out) each.
+    //      2. scores = queries @ keys.T, (T, T).
+    //      3. weights = softmax(scores / sqrt(d_k), -1), d_k = keys.shape(1).
+    //      4. Return weights @ values, (T, d_out).
     throw not_implemented("exercises/10_self_attention_v2.cpp", "SelfAttention_v2::forward(x)");
 }
 

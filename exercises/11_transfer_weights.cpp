@@ -13,8 +13,7 @@
 // same computation. They differ at one seed only because their weights start differently.
 // Copy the three weights of `from` (a v2) into `to` (a v1), so that afterwards
 // to.forward(x) == from.forward(x) for every x.
-//   from.W_query.weight: (d_out, d_in)     nn.Linear's layout: x @ weight.T
-//   to.W_query:          (d_in, d_out)     v1's layout: x @ W
+// The maths, shapes and the notebook's values: include/attn/self_attention.hpp, Exercise 11.
 // Worked example: d_in 3, d_out 2, from.W_query.weight = [[1, 2, 3],
 //                                                          [4, 5, 6]]
 //   -> to.W_query = [[1, 4],
@@ -22,8 +21,9 @@
 //                    [3, 6]]
 // Careful: assigning a Matrix of another shape to to.W_query does not fail in C++ (xtensor
 // resizes the target), where PyTorch's copy_ would refuse. The check at the top of the
-// function (checks::require_transferable, in attn/checks.hpp) refuses a `to` of the wrong
+// function (arguments::transfer_weights, in attn/arguments.hpp) refuses a `to` of the wrong
 // shape, or a `from` with biases, before anything is copied.
+#include "attn/arguments.hpp"
 #include "attn/errors.hpp"
 #include "attn/linear.hpp"
 #include "attn/self_attention.hpp"
@@ -34,9 +34,10 @@
 namespace attn {
 
 void transfer_weights(const SelfAttention_v2& from, SelfAttention_v1& to) {
-    checks::require_transferable("transfer_weights", from, to);
+    arguments::transfer_weights(from, to);  // bad input -> a clear error
 
-    // TODO: set to.W_query, to.W_key and to.W_value from from's three weights.
+    // TODO 1. to.W_query = from.W_query.weight transposed, (d_out, d_in) -> (d_in, d_out).
+    //      2. to.W_key and to.W_value the same way, from from.W_key and from.W_value.
     throw not_implemented("exercises/11_transfer_weights.cpp", "transfer_weights(from, to)");
 }
 

@@ -16,16 +16,15 @@
 // after it, so query i may only attend to keys j <= i. Here you hide the future AFTER softmax:
 // multiply the (T, T) attention weights by a mask that is 1 on and below the diagonal and 0
 // above it, then divide every row by its new sum so that each row sums to 1 again.
-//   mask[i, j] = 1 if j <= i else 0                       (tril of a matrix of ones)
-//   masked = weights * mask                               (elementwise)
-//   normalized[i, j] = masked[i, j] / sum_k masked[i, k]
+// Each function's maths, shapes and the notebook's values: include/attn/causal_attention.hpp,
+// Exercise 12.
 // Worked example, T = 2: weights [[0.5, 0.5], [0.2, 0.8]] -> mask [[1, 0], [1, 1]]
 //   -> masked [[0.5, 0], [0.2, 0.8]] -> normalized [[1, 0], [0.2, 0.8]]
 // Exercise 13 reaches the same weights in one step, with -inf before softmax.
 // If you divide by a keep_dims reduction, store it in a Matrix first: xtensor 0.24 reads past
 // a buffer on the lazy `m / xt::sum(m, {1}, xt::keep_dims)` (exercise 03's stub says more).
+#include "attn/arguments.hpp"
 #include "attn/causal_attention.hpp"
-#include "attn/checks.hpp"
 #include "attn/errors.hpp"
 
 #include <xtensor/xbuilder.hpp>
@@ -34,23 +33,27 @@
 namespace attn {
 
 Matrix tril_mask(std::size_t context_length) {
-    checks::require_positive("tril_mask", "context_length", context_length);
+    arguments::tril_mask(context_length);  // bad input -> a clear error
 
-    // TODO: a (context_length, context_length) matrix: 1 where j <= i, 0 above the diagonal.
+    // TODO 1. A (context_length, context_length) Matrix of zeros.
+    //      2. Set entry (i, j) to 1 wherever j <= i (on and below the diagonal); return it.
     throw not_implemented("exercises/12_tril_mask_renormalize.cpp", "tril_mask(context_length)");
 }
 
 Matrix apply_tril_mask(const Matrix& weights) {
-    checks::require_square("apply_tril_mask", "weights", weights);
+    arguments::apply_tril_mask(weights);  // bad input -> a clear error
 
-    // TODO: the weights with every entry above the diagonal set to 0 (weights * the mask).
+    // TODO 1. mask = tril_mask(T), T = weights.shape(0).
+    //      2. Return weights * mask (elementwise): every entry above the diagonal set to 0.
     throw not_implemented("exercises/12_tril_mask_renormalize.cpp", "apply_tril_mask(weights)");
 }
 
 Matrix mask_and_renormalize(const Matrix& weights) {
-    checks::require_square("mask_and_renormalize", "weights", weights);
+    arguments::mask_and_renormalize(weights);  // bad input -> a clear error
 
-    // TODO: mask as above, then divide each row by its own sum.
+    // TODO 1. masked = apply_tril_mask(weights).
+    //      2. sums = each row's sum of masked, stored in a (T, 1) Matrix (keep_dims).
+    //      3. Return masked / sums: every row sums to 1 again.
     throw not_implemented("exercises/12_tril_mask_renormalize.cpp",
                           "mask_and_renormalize(weights)");
 }

@@ -14,16 +14,15 @@
 // to renormalise; here the future is hidden in the SCORES, before softmax: every score above
 // the diagonal (j > i) becomes -infinity. exp(-inf) = 0, so softmax gives those entries
 // weight 0 on its own, and each row still sums to 1.
-//   mask[i, j] = 1 if j > i else 0                       (triu of ones, diagonal=1)
-//   masked[i, j] = scores[i, j] if j <= i else -inf
-//   weights = softmax(masked / sqrt(d_k), dim=-1)         (d_k: the keys' dimension)
+// Each function's maths, shapes and the notebook's values: include/attn/causal_attention.hpp,
+// Exercise 13.
 // Worked example, d_k = 1: scores [[0, 5], [0, 0]] -> mask [[0, 1], [0, 0]]
 //   -> masked [[0, -inf], [0, 0]] -> weights [[1, 0], [0.5, 0.5]]
 // The result equals exercise 12's mask_and_renormalize(softmax(scores / sqrt(d_k), -1)): a
 // case (two_ways) checks that. softmax from exercise 03 (the kit's reference version) handles
 // the -inf entries: each row keeps at least its diagonal, so its max is finite.
+#include "attn/arguments.hpp"
 #include "attn/causal_attention.hpp"
-#include "attn/checks.hpp"
 #include "attn/errors.hpp"
 #include "attn/simple_attention.hpp"
 
@@ -36,26 +35,27 @@
 namespace attn {
 
 Matrix future_mask(std::size_t context_length) {
-    checks::require_positive("future_mask", "context_length", context_length);
+    arguments::future_mask(context_length);  // bad input -> a clear error
 
-    // TODO: a (context_length, context_length) matrix: 1 where j > i (above the diagonal),
-    // 0 on and below it.
+    // TODO 1. A (context_length, context_length) Matrix of zeros.
+    //      2. Set entry (i, j) to 1 wherever j > i (above the diagonal); return it.
     throw not_implemented("exercises/13_causal_softmax.cpp", "future_mask(context_length)");
 }
 
 Matrix mask_future(const Matrix& scores) {
-    checks::require_square("mask_future", "scores", scores);
+    arguments::mask_future(scores);  // bad input -> a clear error
 
-    // TODO: a copy of the scores with every entry above the diagonal (j > i) set to
-    // -std::numeric_limits<float>::infinity().
+    // TODO 1. masked = a copy of scores.
+    //      2. For every i and every j > i: masked(i, j) = -std::numeric_limits<float>::infinity().
+    //      3. Return masked.
     throw not_implemented("exercises/13_causal_softmax.cpp", "mask_future(scores)");
 }
 
 Matrix causal_attention_weights(const Matrix& scores, std::size_t d_k) {
-    checks::require_square("causal_attention_weights", "scores", scores);
-    checks::require_positive("causal_attention_weights", "d_k", d_k);
+    arguments::causal_attention_weights(scores, d_k);  // bad input -> a clear error
 
-    // TODO: mask the future, divide by sqrt(d_k), then softmax along each row.
+    // TODO 1. masked = mask_future(scores).
+    //      2. Return softmax(masked / sqrt(d_k), -1): softmax along each row.
     throw not_implemented("exercises/13_causal_softmax.cpp",
                           "causal_attention_weights(scores, d_k)");
 }

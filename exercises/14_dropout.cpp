@@ -12,13 +12,11 @@
 // entry keeps its value. Which entries survive is random; here it is given to you as `keep`
 // (1 = keep, 0 = drop), because PyTorch draws a different pattern for the same seed on
 // different machines, and a test must not depend on that.
-//   training:  result = x * keep / (1 - p)        (elementwise)
-//   eval mode: result = x                          (dropout is switched off: training false)
-//   p = 1 drops everything (all zeros); p = 0 drops nothing (keep is all ones): x itself
+// The maths, shapes and the notebook's values: include/attn/causal_attention.hpp, Exercise 14.
 // Worked example, p = 0.5: x [[1, 1], [1, 1]], keep [[1, 0], [0, 1]] -> [[2, 0], [0, 2]]
 // (In [31] prints such a matrix of 0s and 2s; its pattern will differ from yours.)
+#include "attn/arguments.hpp"
 #include "attn/causal_attention.hpp"
-#include "attn/checks.hpp"
 #include "attn/errors.hpp"
 
 #include <xtensor/xbuilder.hpp>
@@ -31,22 +29,11 @@
 namespace attn {
 
 Matrix dropout(const Matrix& x, const Matrix& keep, float p, [[maybe_unused]] bool training) {
-    if (keep.shape() != x.shape()) {
-        throw shape_error("dropout: keep has shape " + shape_string(keep.shape()) +
-                          ", but it must have x's shape " + shape_string(x.shape()));
-    }
-    if (!(p >= 0.0f && p <= 1.0f)) {
-        throw std::invalid_argument("dropout: p = " + std::to_string(p) +
-                                    " is not a probability: it must lie in [0, 1]");
-    }
-    if (!xt::all(xt::equal(keep, 0.0f) || xt::equal(keep, 1.0f))) {
-        throw std::invalid_argument(
-            "dropout: keep holds a value other than 0 or 1 (1 keeps "
-            "an entry, 0 drops it)");
-    }
+    arguments::dropout(x, keep, p);  // bad input -> a clear error
 
-    // TODO: x unchanged in eval mode; in training mode the kept entries divided by (1 - p)
-    // and the dropped ones 0. Mind p = 1: everything is dropped, and 1 - p is 0.
+    // TODO 1. Not training (eval mode): return x unchanged.
+    //      2. p = 1: everything is dropped; return zeros of x's shape (1 - p is 0).
+    //      3. Otherwise return x * keep / (1 - p), elementwise.
     throw not_implemented("exercises/14_dropout.cpp", "dropout(x, keep, p, training)");
 }
 

@@ -3,6 +3,7 @@
 // Source: ch03.ipynb In [23] (see exercises/09_self_attention_v1.cpp). Declared in
 // include/attn/self_attention.hpp. Uses exercise 03 (softmax); the kit links its reference
 // solution.
+#include "attn/arguments.hpp"
 #include "attn/errors.hpp"
 #include "attn/self_attention.hpp"
 #include "attn/simple_attention.hpp"
@@ -16,10 +17,7 @@
 namespace attn {
 
 Matrix SelfAttention_v1::forward(const Matrix& x) const {
-    const std::string function = "SelfAttention_v1.forward";
-    checks::require_same_shape(function, "W_key", W_key, W_query);
-    checks::require_same_shape(function, "W_value", W_value, W_query);
-    checks::require_tokens(function, x, "W_query", W_query, /*rows_are_d_in=*/true);
+    arguments::self_attention_v1_forward(x, W_query, W_key, W_value);  // bad input -> a clear error
 
     const Matrix queries = xt::linalg::dot(x, W_query);  // (T, d_out)
     const Matrix keys = xt::linalg::dot(x, W_key);       // (T, d_out)

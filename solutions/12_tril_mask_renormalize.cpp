@@ -3,8 +3,8 @@
 //
 // Source: ch03.ipynb In [26], In [27] and In [28] (see exercises/12_tril_mask_renormalize.cpp).
 // Declared in include/attn/causal_attention.hpp.
+#include "attn/arguments.hpp"
 #include "attn/causal_attention.hpp"
-#include "attn/checks.hpp"
 #include "attn/errors.hpp"
 
 #include <xtensor/xbuilder.hpp>
@@ -13,19 +13,19 @@
 namespace attn {
 
 Matrix tril_mask(std::size_t context_length) {
-    checks::require_positive("tril_mask", "context_length", context_length);
+    arguments::tril_mask(context_length);  // bad input -> a clear error
 
     return xt::tril(xt::ones<float>({context_length, context_length}));
 }
 
 Matrix apply_tril_mask(const Matrix& weights) {
-    checks::require_square("apply_tril_mask", "weights", weights);
+    arguments::apply_tril_mask(weights);  // bad input -> a clear error
 
     return weights * tril_mask(weights.shape(0));
 }
 
 Matrix mask_and_renormalize(const Matrix& weights) {
-    checks::require_square("mask_and_renormalize", "weights", weights);
+    arguments::mask_and_renormalize(weights);  // bad input -> a clear error
 
     const Matrix masked = apply_tril_mask(weights);
     const Matrix row_sums = xt::sum(masked, {1}, xt::keep_dims);  // (T, 1)

@@ -4,8 +4,8 @@
 // Source: ch03.ipynb In [29] and In [30] (see exercises/13_causal_softmax.cpp). Declared in
 // include/attn/causal_attention.hpp. Uses exercise 03 (softmax); the kit links its reference
 // solution.
+#include "attn/arguments.hpp"
 #include "attn/causal_attention.hpp"
-#include "attn/checks.hpp"
 #include "attn/errors.hpp"
 #include "attn/simple_attention.hpp"
 
@@ -18,13 +18,13 @@
 namespace attn {
 
 Matrix future_mask(std::size_t context_length) {
-    checks::require_positive("future_mask", "context_length", context_length);
+    arguments::future_mask(context_length);  // bad input -> a clear error
 
     return xt::triu(xt::ones<float>({context_length, context_length}), 1);
 }
 
 Matrix mask_future(const Matrix& scores) {
-    checks::require_square("mask_future", "scores", scores);
+    arguments::mask_future(scores);  // bad input -> a clear error
 
     const std::size_t T = scores.shape(0);
     Matrix masked = scores;
@@ -37,8 +37,7 @@ Matrix mask_future(const Matrix& scores) {
 }
 
 Matrix causal_attention_weights(const Matrix& scores, std::size_t d_k) {
-    checks::require_square("causal_attention_weights", "scores", scores);
-    checks::require_positive("causal_attention_weights", "d_k", d_k);
+    arguments::causal_attention_weights(scores, d_k);  // bad input -> a clear error
 
     const Matrix scaled = mask_future(scores) / std::sqrt(static_cast<float>(d_k));
     return softmax(scaled, -1);

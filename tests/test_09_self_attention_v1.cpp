@@ -78,7 +78,7 @@ TEST(SelfAttentionV1Test, ForwardRejectsInputsOfAnotherWidth) {
                         attn::shape_error,
                         all_of("x has shape " + attn::shape_string(wider.shape()),
                                "must equal d_in = " + std::to_string(sa_v1.d_in())),
-                        stub_line("require_tokens(function, x"));
+                        stub_line("arguments::self_attention_v1_forward("));
 }
 
 TEST(SelfAttentionV1Test, ForwardRejectsNoTokens) {
@@ -87,7 +87,8 @@ TEST(SelfAttentionV1Test, ForwardRejectsNoTokens) {
     const attn::Matrix no_tokens = xt::zeros<float>({std::size_t{0}, sa_v1.d_in()});
     ATTN_EXPECT_REJECTS(sa_v1(inputs), sa_v1(no_tokens),
                         "x with no tokens, shape " + attn::shape_string(no_tokens.shape()),
-                        attn::shape_error, "x is empty", stub_line("require_tokens(function, x"));
+                        attn::shape_error, "x is empty",
+                        stub_line("arguments::self_attention_v1_forward("));
 }
 
 TEST(SelfAttentionV1Test, ForwardRejectsParametersChangedToDisagree) {
@@ -101,5 +102,5 @@ TEST(SelfAttentionV1Test, ForwardRejectsParametersChangedToDisagree) {
                             ", W_query still " + attn::shape_string(sa_v1.W_query.shape()),
                         attn::shape_error,
                         "W_value has shape " + attn::shape_string(sa_v1.W_value.shape()),
-                        stub_line("require_same_shape(function, \"W_value\""));
+                        stub_line("arguments::self_attention_v1_forward("));
 }

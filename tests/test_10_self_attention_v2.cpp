@@ -98,7 +98,7 @@ TEST(SelfAttentionV2Test, ForwardRejectsInputsOfAnotherWidth) {
                         attn::shape_error,
                         all_of("x has shape " + attn::shape_string(narrower.shape()),
                                "must equal d_in = " + std::to_string(sa_v2.d_in())),
-                        stub_line("require_tokens(function, x"));
+                        stub_line("arguments::self_attention_v2_forward("));
 }
 
 TEST(SelfAttentionV2Test, ForwardRejectsNoTokens) {
@@ -107,5 +107,6 @@ TEST(SelfAttentionV2Test, ForwardRejectsNoTokens) {
     const attn::Matrix no_tokens = xt::zeros<float>({std::size_t{0}, sa_v2.d_in()});
     ATTN_EXPECT_REJECTS(sa_v2(inputs), sa_v2(no_tokens),
                         "x with no tokens, shape " + attn::shape_string(no_tokens.shape()),
-                        attn::shape_error, "x is empty", stub_line("require_tokens(function, x"));
+                        attn::shape_error, "x is empty",
+                        stub_line("arguments::self_attention_v2_forward("));
 }

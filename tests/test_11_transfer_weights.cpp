@@ -78,7 +78,7 @@ TEST(TransferWeightsTest, RejectsAV1ForAnotherShapeAndLeavesItUnchanged) {
                         attn::shape_error,
                         all_of("W_query has shape " + attn::shape_string(taller.shape()),
                                "transposed is " + attn::shape_string(transposed)),
-                        stub_line("require_transferable(\"transfer_weights\", from"));
+                        stub_line("arguments::transfer_weights("));
     EXPECT_EQ(sa_v1.W_query, taller);
 }
 
@@ -92,7 +92,7 @@ TEST(TransferWeightsTest, RejectsAV1ShapedLikeTheUntransposedWeights) {
                             " = (d_out, d_in), the v2's weights untransposed",
                         attn::shape_error,
                         "W_query has shape " + attn::shape_string(weight.shape()),
-                        stub_line("require_transferable(\"transfer_weights\", from"));
+                        stub_line("arguments::transfer_weights("));
 }
 
 TEST(TransferWeightsTest, RejectsAV2WithBiases) {
@@ -104,7 +104,7 @@ TEST(TransferWeightsTest, RejectsAV2WithBiases) {
     auto target = notebook_v1();
     ATTN_EXPECT_REJECTS(attn::transfer_weights(v2, target), attn::transfer_weights(biased, sa_v1),
                         "a v2 with biases", std::invalid_argument, "has biases (qkv_bias=True)",
-                        stub_line("require_transferable(\"transfer_weights\", from"));
+                        stub_line("arguments::transfer_weights("));
 }
 
 // Copied without the transpose, a (d_out, d_in) weight lands in v1 unnoticed (a Matrix
@@ -124,7 +124,6 @@ TEST(TransferWeightsTest, AWeightCopiedWithoutTheTransposeIsNamedByForward) {
         attn::shape_error,
         all_of("W_query has shape " + attn::shape_string(v2.W_query.weight.shape()),
                "goes into SelfAttention_v1 transposed"),
-        kit_line(
-            "solutions/09_self_attention_v1.cpp (exercise 09's SelfAttention_v1::forward)",
-            R"line(checks::require_tokens(function, x, "W_query", W_query, /*rows_are_d_in=*/true);)line"));
+        kit_line("solutions/09_self_attention_v1.cpp (exercise 09's SelfAttention_v1::forward)",
+                 R"line(arguments::self_attention_v1_forward(x, W_query, W_key, W_value);)line"));
 }

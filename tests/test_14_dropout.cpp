@@ -100,17 +100,17 @@ TEST(DropoutTest, RejectsKeepOfAnotherShape) {
                         "keep transposed, shape " + attn::shape_string(transposed.shape()) +
                             ", x of " + attn::shape_string(d.x.shape()),
                         attn::shape_error, "keep has shape (7, 5)",
-                        stub_line("if (keep.shape() != x.shape())"));
+                        stub_line("arguments::dropout("));
 }
 
 TEST(DropoutTest, RejectsPOutsideZeroToOne) {
     const drawn d = draw(0.5f);
     ATTN_EXPECT_REJECTS(attn::dropout(d.x, d.keep, 0.5f), attn::dropout(d.x, d.keep, -0.1f),
                         "p = -0.1", std::invalid_argument, "is not a probability",
-                        stub_line("if (!(p >= 0.0f && p <= 1.0f))"));
+                        stub_line("arguments::dropout("));
     ATTN_EXPECT_REJECTS(attn::dropout(d.x, d.keep, 0.5f), attn::dropout(d.x, d.keep, 1.5f),
                         "p = 1.5", std::invalid_argument, "is not a probability",
-                        stub_line("if (!(p >= 0.0f && p <= 1.0f))"));
+                        stub_line("arguments::dropout("));
 }
 
 TEST(DropoutTest, RejectsKeepValuesOtherThanZeroOrOne) {
@@ -118,5 +118,5 @@ TEST(DropoutTest, RejectsKeepValuesOtherThanZeroOrOne) {
     const attn::Matrix halves = xt::ones_like(d.x) * 0.5f;
     ATTN_EXPECT_REJECTS(attn::dropout(d.x, d.keep, 0.5f), attn::dropout(d.x, halves, 0.5f),
                         "a keep mask of 0.5s", std::invalid_argument, "other than 0 or 1",
-                        stub_line("if (!xt::all(xt::equal(keep, 0.0f) || xt::equal(keep, 1.0f)))"));
+                        stub_line("arguments::dropout("));
 }

@@ -15,6 +15,7 @@
 // slip: queries_as_keys -> used the queries as keys
 // slip: keys_as_values -> used the keys as values
 // slip: weighted_inputs -> weighted the inputs instead of the values
+#include "attn/arguments.hpp"
 #include "attn/errors.hpp"
 #include "attn/self_attention.hpp"
 #include "attn/simple_attention.hpp"
@@ -29,10 +30,7 @@
 namespace attn {
 
 Matrix SelfAttention_v1::forward(const Matrix& x) const {
-    const std::string function = "SelfAttention_v1.forward";
-    checks::require_same_shape(function, "W_key", W_key, W_query);
-    checks::require_same_shape(function, "W_value", W_value, W_query);
-    checks::require_tokens(function, x, "W_query", W_query, /*rows_are_d_in=*/true);
+    arguments::self_attention_v1_forward(x, W_query, W_key, W_value);  // bad input -> a clear error
 
     const Matrix queries = xt::linalg::dot(x, W_query);  // (T, d_out)
     const Matrix keys = slip("queries_as_keys") ? queries : Matrix(xt::linalg::dot(x, W_key));

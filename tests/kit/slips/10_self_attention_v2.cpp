@@ -13,6 +13,7 @@
 // slip: d_k_from_the_weight -> sqrt(d_in)
 // slip: column_softmax -> softmax over the columns
 // slip: keys_times_queries -> scored keys @ queries.T
+#include "attn/arguments.hpp"
 #include "attn/errors.hpp"
 #include "attn/linear.hpp"
 #include "attn/self_attention.hpp"
@@ -28,11 +29,7 @@
 namespace attn {
 
 Matrix SelfAttention_v2::forward(const Matrix& x) const {
-    const std::string function = "SelfAttention_v2.forward";
-    checks::require_same_shape(function, "W_key.weight", W_key.weight, W_query.weight);
-    checks::require_same_shape(function, "W_value.weight", W_value.weight, W_query.weight);
-    checks::require_tokens(function, x, "W_query.weight", W_query.weight,
-                           /*rows_are_d_in=*/false);
+    arguments::self_attention_v2_forward(x, W_query, W_key, W_value);  // bad input -> a clear error
 
     // nn.Linear's forward: x (T, d_in) @ weight.T (d_in, d_out) + bias (d_out,) -> (T, d_out).
     const auto apply = [&x](const Linear& layer) {

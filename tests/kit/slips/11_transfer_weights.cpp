@@ -10,6 +10,7 @@
 // slip: copied_into_a_copy -> the weights were not copied
 // not yet named: value_transposed_twice (W_value only left untransposed: "sa_v1.W_value: has
 //   shape (2, 3), expected (3, 2)", no mistake named)
+#include "attn/arguments.hpp"
 #include "attn/errors.hpp"
 #include "attn/linear.hpp"
 #include "attn/self_attention.hpp"
@@ -21,7 +22,7 @@
 namespace attn {
 
 void transfer_weights(const SelfAttention_v2& from, SelfAttention_v1& to) {
-    checks::require_transferable("transfer_weights", from, to);
+    arguments::transfer_weights(from, to);  // bad input -> a clear error
 
     if (slip("not_transposed")) {  // Matrix's assignment resizes: no error, as copy_ gives
         to.W_query = from.W_query.weight;

@@ -13,8 +13,8 @@
 // slip: softmax_again -> applied softmax to the masked weights
 // slip: renormalized_before_masking -> renormalised first, then masked
 // slip: abs_row_sums -> divided by the row sums of |x|
+#include "attn/arguments.hpp"
 #include "attn/causal_attention.hpp"
-#include "attn/checks.hpp"
 #include "attn/errors.hpp"
 #include "attn/simple_attention.hpp"
 #include "slip.hpp"
@@ -25,7 +25,7 @@
 namespace attn {
 
 Matrix tril_mask(std::size_t context_length) {
-    checks::require_positive("tril_mask", "context_length", context_length);
+    arguments::tril_mask(context_length);  // bad input -> a clear error
 
     const Matrix ones = xt::ones<float>({context_length, context_length});
     if (slip("triu_mask")) return xt::triu(ones);
@@ -41,13 +41,13 @@ Matrix tril_mask(std::size_t context_length) {
 }
 
 Matrix apply_tril_mask(const Matrix& weights) {
-    checks::require_square("apply_tril_mask", "weights", weights);
+    arguments::apply_tril_mask(weights);  // bad input -> a clear error
 
     return weights * tril_mask(weights.shape(0));
 }
 
 Matrix mask_and_renormalize(const Matrix& weights) {
-    checks::require_square("mask_and_renormalize", "weights", weights);
+    arguments::mask_and_renormalize(weights);  // bad input -> a clear error
 
     if (slip("renormalized_before_masking")) {
         const Matrix row_sums = xt::sum(weights, {1}, xt::keep_dims);

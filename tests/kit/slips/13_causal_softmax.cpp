@@ -18,8 +18,8 @@
 // slip: masked_with_the_mask_times_inf -> a mask multiplied in
 //   (scores + mask * -inf: 0 * -inf is nan everywhere. Its one_token case equals "masked the
 //   diagonal too", which the other cases rule out; the causal law is not read on nan values.)
+#include "attn/arguments.hpp"
 #include "attn/causal_attention.hpp"
-#include "attn/checks.hpp"
 #include "attn/errors.hpp"
 #include "attn/simple_attention.hpp"
 #include "slip.hpp"
@@ -33,7 +33,7 @@
 namespace attn {
 
 Matrix future_mask(std::size_t context_length) {
-    checks::require_positive("future_mask", "context_length", context_length);
+    arguments::future_mask(context_length);  // bad input -> a clear error
 
     const Matrix ones = xt::ones<float>({context_length, context_length});
     if (slip("tril_mask_built")) return xt::tril(ones);
@@ -42,7 +42,7 @@ Matrix future_mask(std::size_t context_length) {
 }
 
 Matrix mask_future(const Matrix& scores) {
-    checks::require_square("mask_future", "scores", scores);
+    arguments::mask_future(scores);  // bad input -> a clear error
 
     const std::size_t T = scores.shape(0);
     const float fill = slip("filled_zero") ? 0.0f : -std::numeric_limits<float>::infinity();
@@ -61,8 +61,7 @@ Matrix mask_future(const Matrix& scores) {
 }
 
 Matrix causal_attention_weights(const Matrix& scores, std::size_t d_k) {
-    checks::require_square("causal_attention_weights", "scores", scores);
-    checks::require_positive("causal_attention_weights", "d_k", d_k);
+    arguments::causal_attention_weights(scores, d_k);  // bad input -> a clear error
 
     float scale = std::sqrt(static_cast<float>(d_k));
     if (slip("not_scaled")) scale = 1.0f;

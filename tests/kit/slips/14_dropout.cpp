@@ -14,8 +14,8 @@
 //   (p = 1 divides 0 by 0: no mistake is recorded, the nan diagnosis lists it among its causes)
 // not yet named: divided_by_kept_fraction (by mean(keep), not 1 - p: "every value is 18/17 of
 //   the expected: a factor missing from, or added to, the formula", no mistake named)
+#include "attn/arguments.hpp"
 #include "attn/causal_attention.hpp"
-#include "attn/checks.hpp"
 #include "attn/errors.hpp"
 #include "slip.hpp"
 
@@ -29,19 +29,7 @@
 namespace attn {
 
 Matrix dropout(const Matrix& x, const Matrix& keep, float p, [[maybe_unused]] bool training) {
-    if (keep.shape() != x.shape()) {
-        throw shape_error("dropout: keep has shape " + shape_string(keep.shape()) +
-                          ", but it must have x's shape " + shape_string(x.shape()));
-    }
-    if (!(p >= 0.0f && p <= 1.0f)) {
-        throw std::invalid_argument("dropout: p = " + std::to_string(p) +
-                                    " is not a probability: it must lie in [0, 1]");
-    }
-    if (!xt::all(xt::equal(keep, 0.0f) || xt::equal(keep, 1.0f))) {
-        throw std::invalid_argument(
-            "dropout: keep holds a value other than 0 or 1 (1 keeps "
-            "an entry, 0 drops it)");
-    }
+    arguments::dropout(x, keep, p);  // bad input -> a clear error
 
     if (!training && !slip("dropped_in_eval")) return x;
     if (p == 1.0f && !slip("p_one_not_handled")) return xt::zeros_like(x);  // else 0 / 0
