@@ -14,11 +14,10 @@
 // Goal: everything so far as one module, on a batch of B sequences at once. The constructor
 // (in the header, as __init__ is in the notebook) keeps the three Linear layers and builds the
 // mask buffer once, for the longest sequence the module will see (context_length): 1 above
-// the diagonal. forward runs, for each batch item b, the projections (a Linear layer computes
-// x @ weight.T, plus its bias when it has one), the scores, the mask's first T rows and
-// columns as -inf (T <= context_length tokens), softmax of scores / sqrt(d_out), and the
-// weighted values.
-//   x: (B, T, d_in) -> context: (B, T, d_out), item b computed from x[b] alone
+// the diagonal. forward runs exercise 13's causal attention on each batch item b, from x[b]
+// alone, with the mask's first T rows and columns (T <= context_length tokens).
+// The module's maths, shapes and the notebook's values: include/attn/causal_attention.hpp,
+// Exercise 15.
 // Worked example, one token: T = 1, so the only weight is 1 and context[b][0] = values of
 // x[b][0], whatever the scores.
 // Every call computes its attention weights from its OWN queries and keys: the book's first
@@ -27,8 +26,8 @@
 // Inside forward the module's members are in scope: W_query, W_key, W_value, mask, d_out().
 // Matrix products: xt::linalg::dot on 2-D operands (numpy's dot, not matmul), so loop over
 // the batch; xt::view(x, b, xt::all(), xt::all()) is item b as a (T, d_in) view.
+#include "attn/arguments.hpp"
 #include "attn/causal_attention.hpp"
-#include "attn/checks.hpp"
 #include "attn/errors.hpp"
 #include "attn/simple_attention.hpp"
 
@@ -45,11 +44,14 @@
 namespace attn {
 
 Tensor3 CausalAttention::forward(const Tensor3& x) const {
-    checks::require_batch("CausalAttention.forward", x, d_in(), context_length());
+    arguments::causal_attention_forward(x, d_in(), context_length());  // bad input -> a clear error
 
-    // TODO: for every batch item b: queries, keys, values of x[b]; scores = queries @ keys.T
-    // with -inf where mask(i, j) is 1 (i, j < T); softmax(scores / sqrt(d_out), -1)
-    // @ values into context[b]. The result has shape (B, T, d_out).
+    // TODO 1. B = x.shape(0), T = x.shape(1); context = zeros of shape (B, T, d_out()).
+    //      2. For every batch item b, with xb = x[b] (T, d_in):
+    //         a. queries, keys, values = xb @ weight.T of each layer, plus its bias if any;
+    //         b. scores = queries @ keys.T, (T, T), set to -inf where mask(i, j) is 1 (i, j < T);
+    //         c. context[b] = softmax(scores / sqrt(d_out()), -1) @ values.
+    //      3. Return context.
     throw not_implemented("exercises/15_causal_attention.cpp", "CausalAttention::forward(x)");
 }
 

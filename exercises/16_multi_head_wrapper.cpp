@@ -18,9 +18,9 @@
 // Goal: several attention heads over the same tokens. Each head is a CausalAttention
 // (exercise 15; the kit links its reference version) with its own weights, so each attends
 // to the tokens in its own way. forward runs every head on x and puts their contexts side by
-// side along the last axis, head 0 first:
-//   x (B, T, d_in) -> heads[h].forward(x): (B, T, d_out) -> context (B, T, num_heads * d_out)
-//   context[b, t, h * d_out + k] = heads[h].forward(x)[b, t, k]
+// side along the last axis, head 0 first.
+// The module's maths, shapes and the notebook's values: include/attn/multi_head_attention.hpp,
+// Exercise 16.
 // Worked example, two heads of d_out 1 on one token: head 0 gives [[[0.5]]], head 1
 // [[[-2.0]]], so the wrapper gives [[[0.5, -2.0]]] (shape (1, 1, 2)).
 // Inside forward the module's members are in scope: heads (a std::vector<CausalAttention>),
@@ -32,8 +32,8 @@
 // xt::zeros<float>({B, T, num_heads() * d_head}) and fill head h's block, columns
 // [h * d_head, (h + 1) * d_head), with xt::view(context, xt::all(), xt::all(),
 // xt::range(h * d_head, (h + 1) * d_head)).
+#include "attn/arguments.hpp"
 #include "attn/causal_attention.hpp"
-#include "attn/checks.hpp"
 #include "attn/errors.hpp"
 #include "attn/multi_head_attention.hpp"
 
@@ -43,10 +43,13 @@
 namespace attn {
 
 Tensor3 MultiHeadAttentionWrapper::forward(const Tensor3& x) const {
-    checks::require_batch("MultiHeadAttentionWrapper.forward", x, d_in(), context_length());
+    // bad input -> a clear error
+    arguments::multi_head_attention_wrapper_forward(x, d_in(), context_length());
 
-    // TODO: run every head on x (heads[h].forward(x), (B, T, d_out) each) and return their
-    // contexts concatenated along the last axis, head 0's features first: (B, T, d_out()).
+    // TODO 1. d_head = heads[0].d_out(); context = zeros of shape (B, T, num_heads() * d_head).
+    //      2. For every head h: write heads[h].forward(x), (B, T, d_head), into the columns
+    //         [h * d_head, (h + 1) * d_head) of context's last axis.
+    //      3. Return context, (B, T, d_out()).
     throw not_implemented("exercises/16_multi_head_wrapper.cpp",
                           "MultiHeadAttentionWrapper::forward(x)");
 }

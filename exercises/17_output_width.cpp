@@ -18,17 +18,17 @@
 // is the cell's torch.manual_seed(42) and constructors: the same parameters, bit for bit.
 //
 // Goal: choose the heads' size, not change the class. Exercise 16's wrapper returns every
-// head's d_out features side by side, num_heads * d_out in all. So a wrapper whose output
-// has `output_width` features, with num_heads heads, needs each head to produce
-//   d_out = output_width / num_heads                   (2 features, 2 heads: d_out = 1)
-// Build that wrapper with its constructor from sizes:
+// head's d_out features side by side, num_heads * d_out in all.
+// The maths, shapes and the notebook's values: include/attn/multi_head_attention.hpp,
+// Exercise 17.
+// Build the wrapper with its constructor from sizes:
 //   MultiHeadAttentionWrapper(d_in, d_out, context_length, num_heads, /*qkv_bias=*/false,
 //                             source)
 // `source` supplies the parameters (the recorded PyTorch weights, or a rule); it refuses a
 // weight of the wrong size, naming it, so a wrong d_out shows at once.
 // Worked example: output_width 6 and num_heads 3 give heads of d_out 2, and forward(x) then
 // has shape (B, T, 6).
-#include "attn/checks.hpp"
+#include "attn/arguments.hpp"
 #include "attn/errors.hpp"
 #include "attn/module.hpp"
 #include "attn/multi_head_attention.hpp"
@@ -41,9 +41,11 @@ MultiHeadAttentionWrapper wrapper_for_output_width([[maybe_unused]] std::size_t 
                                                    [[maybe_unused]] std::size_t context_length,
                                                    std::size_t num_heads,
                                                    [[maybe_unused]] ParameterSource& source) {
-    checks::require_divisible("wrapper_for_output_width", "output_width", output_width, num_heads);
+    arguments::wrapper_for_output_width(output_width, num_heads);  // bad input -> a clear error
 
-    // TODO: the d_out of one head, then return the wrapper built from its sizes (no biases).
+    // TODO 1. d_out = output_width / num_heads, the features of one head.
+    //      2. Return MultiHeadAttentionWrapper(d_in, d_out, context_length, num_heads,
+    //         /*qkv_bias=*/false, source).
     throw not_implemented("exercises/17_output_width.cpp",
                           "wrapper_for_output_width(d_in, output_width, context_length, "
                           "num_heads, source)");

@@ -31,12 +31,8 @@
 // sqrt(head_dim) (not sqrt(d_out)); there is NO causal mask. The merge,
 // transpose(1, 2).contiguous().view(B, T, d_out), puts head h's context back into the same
 // columns; fc_out (a Linear layer without bias, (d_out, d_out)) then mixes the heads.
-// Shapes for one batch item b:
-//   x[b] (T, d_in) -> q, k, v = x[b] @ W.T               (T, d_out) each
-//   head h: q_h, k_h, v_h = columns of head h           (T, head_dim)
-//           weights_h = softmax(q_h @ k_h.T / sqrt(head_dim), -1)     (T, T), rows sum to 1
-//           context[:, columns of h] = weights_h @ v_h  (T, head_dim)
-//   out[b] = context @ fc_out.weight.T                  (T, d_out)
+// The module's maths, shapes and the notebook's values:
+// include/attn/multi_head_attention.hpp, Exercise 18.
 // Worked example, one token: T = 1, every head's only weight is 1, so context = v and
 // out[b][0] = (x[b][0] @ W_value.weight.T) @ fc_out.weight.T, whatever the queries and keys.
 // With num_heads = 1 this is exercise 10's SelfAttention_v2 on each item, then fc_out.
@@ -48,7 +44,7 @@
 // view of a (T, d_out) matrix to write them). softmax(m, -1) of exercise 03 is yours to call.
 // If you reduce by hand (a row max or sum with keep_dims), store the reduction in a Matrix
 // before you broadcast it: xtensor 0.24's lazy keep_dims reducer reads out of bounds then.
-#include "attn/checks.hpp"
+#include "attn/arguments.hpp"
 #include "attn/errors.hpp"
 #include "attn/multi_head_attention.hpp"
 #include "attn/simple_attention.hpp"
@@ -62,12 +58,16 @@
 namespace attn {
 
 Tensor3 UnmaskedMultiHeadAttention::forward(const Tensor3& x) const {
-    checks::require_batch_without_mask("UnmaskedMultiHeadAttention.forward", x, d_in());
+    arguments::unmasked_multi_head_attention_forward(x, d_in());  // bad input -> a clear error
 
-    // TODO: for every batch item b: q, k, v = x[b] @ W.T; for every head h, on its columns
-    // h * head_dim() .. (h + 1) * head_dim() - 1: softmax(q_h @ k_h.T / sqrt(head_dim()), -1)
-    // @ v_h into the same columns of a (T, d_out) context; then context @ fc_out.weight.T
-    // into item b of the result, shape (B, T, d_out).
+    // TODO 1. out = zeros of shape (B, T, d_out()), B = x.shape(0), T = x.shape(1).
+    //      2. For every batch item b:
+    //         a. q, k, v = x[b] @ W.weight.T for W_query, W_key, W_value: (T, d_out) each;
+    //         b. context = a (T, d_out) Matrix; for every head h, on its columns
+    //            h * head_dim() .. (h + 1) * head_dim() - 1:
+    //            context's columns = softmax(q_h @ k_h.T / sqrt(head_dim()), -1) @ v_h;
+    //         c. out[b] = context @ fc_out.weight.T.
+    //      3. Return out.
     throw not_implemented("exercises/18_unmasked_multi_head_attention.cpp",
                           "UnmaskedMultiHeadAttention::forward(x)");
 }

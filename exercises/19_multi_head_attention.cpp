@@ -22,18 +22,13 @@
 //
 // Goal: exercise 16's heads in one module. W_query computes all heads' queries at once,
 // (B, T, d_out) with d_out = num_heads * head_dim; head h owns the features
-// [h * head_dim, (h + 1) * head_dim). Four pieces, each tested on its own:
-//   a. split_heads: (B, T, d_out) -> (B, num_heads, T, head_dim), heads[b, h, t, k] =
-//      projected[b, t, h * head_dim + k]. view() alone would give (B, num_heads, T, head_dim)
-//      too, but with the wrong numbers in it: the transpose is what puts token t of head h
-//      at [b, h, t].
-//   b. merge_heads: the inverse, (B, num_heads, T, head_dim) -> (B, T, d_out).
-//   c. truncated_mask: the buffer's first T rows and columns, as bools (true = hidden).
-//   d. forward: project (x @ weight.T, + bias where the layer has one: qkv_bias), split,
-//      then for each batch item b and head h exercise 15's attention on the (T, head_dim)
-//      slices (scores, -inf where the mask is true BEFORE softmax, softmax of the scores
-//      divided by sqrt(head_dim), not by sqrt(d_out), weighted values), merge, and out_proj
-//      (merged @ weight.T + bias: out_proj always has its bias).
+// [h * head_dim, (h + 1) * head_dim). Four pieces, each tested on its own: split_heads,
+// merge_heads (its inverse), truncated_mask, and forward, which runs exercise 15's attention
+// on each head's (T, head_dim) slices.
+// Each function's maths, shapes and the notebook's values:
+// include/attn/multi_head_attention.hpp, Exercise 19.
+// Why split_heads transposes: view() alone would give (B, num_heads, T, head_dim) too, but
+// with the wrong numbers in it: the transpose is what puts token t of head h at [b, h, t].
 // Worked example of split_heads, B = 1, T = 2, d_out = 4, 2 heads (head_dim 2):
 //   projected [[[1, 2, 3, 4], [5, 6, 7, 8]]] -> heads [[[[1, 2], [5, 6]], [[3, 4], [7, 8]]]]
 //   (head 0 holds features 0 and 1 of both tokens, head 1 features 2 and 3).
@@ -41,7 +36,7 @@
 // transpose(1, 2); assign the result to a Tensor4 to make it contiguous. Or write the index
 // formula above in four loops. Matrix products: xt::linalg::dot on 2-D operands only, so
 // loop over b and h; xt::view(heads, b, h, xt::all(), xt::all()) is one (T, head_dim) slice.
-#include "attn/checks.hpp"
+#include "attn/arguments.hpp"
 #include "attn/errors.hpp"
 #include "attn/multi_head_attention.hpp"
 #include "attn/simple_attention.hpp"
@@ -58,37 +53,44 @@
 namespace attn {
 
 Tensor4 split_heads(const Tensor3& projected, std::size_t num_heads) {
-    checks::require_non_empty("split_heads", "projected", projected);
-    checks::require_divisible("split_heads", "d_out", projected.shape(2), num_heads);
+    arguments::split_heads(projected, num_heads);  // bad input -> a clear error
 
-    // TODO: (B, T, d_out) -> (B, num_heads, T, head_dim), heads[b, h, t, k] =
-    // projected[b, t, h * head_dim + k].
+    // TODO 1. B, T, d_out from projected's shape; head_dim = d_out / num_heads.
+    //      2. heads = a Tensor4 of shape (B, num_heads, T, head_dim).
+    //      3. For every b, h, t, k: heads(b, h, t, k) = projected(b, t, h * head_dim + k).
+    //      4. Return heads.
     throw not_implemented("exercises/19_multi_head_attention.cpp",
                           "split_heads(projected, num_heads)");
 }
 
 Tensor3 merge_heads(const Tensor4& heads) {
-    checks::require_heads_tensor("merge_heads", heads);
+    arguments::merge_heads(heads);  // bad input -> a clear error
 
-    // TODO: (B, num_heads, T, head_dim) -> (B, T, num_heads * head_dim), the inverse of
-    // split_heads.
+    // TODO 1. B, num_heads, T, head_dim from heads's shape.
+    //      2. merged = a Tensor3 of shape (B, T, num_heads * head_dim).
+    //      3. For every b, h, t, k: merged(b, t, h * head_dim + k) = heads(b, h, t, k).
+    //      4. Return merged.
     throw not_implemented("exercises/19_multi_head_attention.cpp", "merge_heads(heads)");
 }
 
 BoolMatrix truncated_mask(const Matrix& mask, std::size_t T) {
-    checks::require_mask_for("truncated_mask", mask, T);
+    arguments::truncated_mask(mask, T);  // bad input -> a clear error
 
-    // TODO: a (T, T) BoolMatrix, true where mask(i, j) is not 0 (i, j < T).
+    // TODO 1. A (T, T) BoolMatrix.
+    //      2. For every i, j < T: entry (i, j) = mask(i, j) != 0; return it.
     throw not_implemented("exercises/19_multi_head_attention.cpp", "truncated_mask(mask, T)");
 }
 
 Tensor3 MultiHeadAttention::forward(const Tensor3& x) const {
-    checks::require_batch("MultiHeadAttention.forward", x, d_in(), context_length());
+    // bad input -> a clear error
+    arguments::multi_head_attention_forward(x, d_in(), context_length());
 
-    // TODO: queries, keys, values = the three layers on x (B, T, d_out), split into heads;
-    // for every b and h: scores of the (T, head_dim) slices, -inf where truncated_mask(mask,
-    // T) is true, softmax(scores / sqrt(head_dim), -1) @ values into the context's slice;
-    // merge the heads and apply out_proj (with its bias). The result is (B, T, d_out).
+    // TODO 1. queries, keys, values = x @ weight.T of each layer, plus its bias if it has one
+    //         (qkv_bias): (B, T, d_out) each; split each with split_heads(..., num_heads).
+    //      2. hidden = truncated_mask(mask, T), T = x.shape(1).
+    //      3. For every b and h, on the (T, head_dim) slices: scores = q @ k.T, -inf where
+    //         hidden is true; context's slice = softmax(scores / sqrt(head_dim()), -1) @ v.
+    //      4. Return merge_heads(context) @ out_proj.weight.T + out_proj.bias, (B, T, d_out).
     throw not_implemented("exercises/19_multi_head_attention.cpp",
                           "MultiHeadAttention::forward(x)");
 }

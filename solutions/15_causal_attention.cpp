@@ -4,8 +4,8 @@
 // Source: ch03.ipynb In [34] (see exercises/15_causal_attention.cpp). Declared in
 // include/attn/causal_attention.hpp. Uses exercise 03 (softmax); the kit links its reference
 // solution.
+#include "attn/arguments.hpp"
 #include "attn/causal_attention.hpp"
-#include "attn/checks.hpp"
 #include "attn/errors.hpp"
 #include "attn/simple_attention.hpp"
 
@@ -22,7 +22,7 @@
 namespace attn {
 
 Tensor3 CausalAttention::forward(const Tensor3& x) const {
-    checks::require_batch("CausalAttention.forward", x, d_in(), context_length());
+    arguments::causal_attention_forward(x, d_in(), context_length());  // bad input -> a clear error
 
     const std::size_t B = x.shape(0), T = x.shape(1), d_out = W_query.weight.shape(0);
     const float scale = std::sqrt(static_cast<float>(d_out));

@@ -4,8 +4,8 @@
 // Source: ch03.ipynb In [35] (see exercises/16_multi_head_wrapper.cpp). Declared in
 // include/attn/multi_head_attention.hpp. Each head is exercise 15's CausalAttention; the kit
 // links its reference solution.
+#include "attn/arguments.hpp"
 #include "attn/causal_attention.hpp"
-#include "attn/checks.hpp"
 #include "attn/errors.hpp"
 #include "attn/multi_head_attention.hpp"
 
@@ -15,7 +15,8 @@
 namespace attn {
 
 Tensor3 MultiHeadAttentionWrapper::forward(const Tensor3& x) const {
-    checks::require_batch("MultiHeadAttentionWrapper.forward", x, d_in(), context_length());
+    // bad input -> a clear error
+    arguments::multi_head_attention_wrapper_forward(x, d_in(), context_length());
 
     const std::size_t B = x.shape(0), T = x.shape(1), d_head = heads[0].d_out();
     Tensor3 context = xt::zeros<float>({B, T, d_out()});

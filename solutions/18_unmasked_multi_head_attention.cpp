@@ -5,7 +5,7 @@
 // exercises/18_unmasked_multi_head_attention.cpp). Declared in
 // include/attn/multi_head_attention.hpp. Uses exercise 03 (softmax); the kit links its
 // reference solution.
-#include "attn/checks.hpp"
+#include "attn/arguments.hpp"
 #include "attn/errors.hpp"
 #include "attn/multi_head_attention.hpp"
 #include "attn/simple_attention.hpp"
@@ -19,7 +19,7 @@
 namespace attn {
 
 Tensor3 UnmaskedMultiHeadAttention::forward(const Tensor3& x) const {
-    checks::require_batch_without_mask("UnmaskedMultiHeadAttention.forward", x, d_in());
+    arguments::unmasked_multi_head_attention_forward(x, d_in());  // bad input -> a clear error
 
     const std::size_t B = x.shape(0), T = x.shape(1), hd = head_dim();
     const float scale = std::sqrt(static_cast<float>(hd));

@@ -3,7 +3,7 @@
 // Source: ch03.ipynb In [37] (see exercises/19_multi_head_attention.cpp). Declared in
 // include/attn/multi_head_attention.hpp. Uses exercise 03 (softmax); the kit links its
 // reference solution.
-#include "attn/checks.hpp"
+#include "attn/arguments.hpp"
 #include "attn/errors.hpp"
 #include "attn/multi_head_attention.hpp"
 #include "attn/simple_attention.hpp"
@@ -33,8 +33,7 @@ Tensor3 project(const Linear& layer, const Tensor3& x) {
 }  // namespace
 
 Tensor4 split_heads(const Tensor3& projected, std::size_t num_heads) {
-    checks::require_non_empty("split_heads", "projected", projected);
-    checks::require_divisible("split_heads", "d_out", projected.shape(2), num_heads);
+    arguments::split_heads(projected, num_heads);  // bad input -> a clear error
 
     const std::size_t B = projected.shape(0), T = projected.shape(1);
     const std::size_t head_dim = projected.shape(2) / num_heads;
@@ -43,7 +42,7 @@ Tensor4 split_heads(const Tensor3& projected, std::size_t num_heads) {
 }
 
 Tensor3 merge_heads(const Tensor4& heads) {
-    checks::require_heads_tensor("merge_heads", heads);
+    arguments::merge_heads(heads);  // bad input -> a clear error
 
     const std::size_t B = heads.shape(0), H = heads.shape(1), T = heads.shape(2);
     // transpose(1, 2).contiguous().view(b, T, d_out)
@@ -52,13 +51,14 @@ Tensor3 merge_heads(const Tensor4& heads) {
 }
 
 BoolMatrix truncated_mask(const Matrix& mask, std::size_t T) {
-    checks::require_mask_for("truncated_mask", mask, T);
+    arguments::truncated_mask(mask, T);  // bad input -> a clear error
 
     return xt::not_equal(xt::view(mask, xt::range(0, T), xt::range(0, T)), 0.0f);
 }
 
 Tensor3 MultiHeadAttention::forward(const Tensor3& x) const {
-    checks::require_batch("MultiHeadAttention.forward", x, d_in(), context_length());
+    // bad input -> a clear error
+    arguments::multi_head_attention_forward(x, d_in(), context_length());
 
     const std::size_t B = x.shape(0), T = x.shape(1);
     const Tensor4 queries = split_heads(project(W_query, x), num_heads);  // (B, H, T, head_dim)

@@ -82,7 +82,7 @@ TEST(CausalAttentionTest, RejectsMoreTokensThanContextLength) {
         "x of T = " + std::to_string(T) +
             " tokens, a module whose mask is for context_length = " + std::to_string(T - 1),
         attn::shape_error, "x has T = 6 tokens, more than the context_length = 5",
-        stub_line("require_batch(\"CausalAttention.forward\", x"));
+        stub_line("arguments::causal_attention_forward("));
 }
 
 TEST(CausalAttentionTest, RejectsInputOfAnotherDIn) {
@@ -92,7 +92,7 @@ TEST(CausalAttentionTest, RejectsInputOfAnotherDIn) {
     ATTN_EXPECT_REJECTS(notebook_module(T).forward(x), notebook_module(T).forward(wider),
                         "x of d_in + 1 = " + std::to_string(d_in + 1) + " features",
                         attn::shape_error, "must equal d_in of the weights = 3",
-                        stub_line("require_batch(\"CausalAttention.forward\", x"));
+                        stub_line("arguments::causal_attention_forward("));
 }
 
 TEST(CausalAttentionTest, RejectsEmptyBatch) {
@@ -102,7 +102,7 @@ TEST(CausalAttentionTest, RejectsEmptyBatch) {
     ATTN_EXPECT_REJECTS(notebook_module(T).forward(x), notebook_module(T).forward(empty),
                         "an empty batch, shape " + attn::shape_string(empty.shape()),
                         attn::shape_error, "x is empty",
-                        stub_line("require_batch(\"CausalAttention.forward\", x"));
+                        stub_line("arguments::causal_attention_forward("));
 }
 
 // The constructor's checks are the kit's (CausalAttention's __init__ is in the header); the

@@ -62,7 +62,7 @@ TEST(MultiHeadAttentionWrapperTest, ForwardRejectsMoreTokensThanContextLength) {
             " tokens, heads whose mask is for context_length = " + std::to_string(T - 1),
         attn::shape_error,
         "x has T = " + str(T) + " tokens, more than the context_length = " + str(T - 1),
-        stub_line("require_batch(\"MultiHeadAttentionWrapper.forward\", x"));
+        stub_line("arguments::multi_head_attention_wrapper_forward("));
 }
 
 TEST(MultiHeadAttentionWrapperTest, ForwardRejectsInputOfAnotherDIn) {
@@ -72,7 +72,7 @@ TEST(MultiHeadAttentionWrapperTest, ForwardRejectsInputOfAnotherDIn) {
     ATTN_EXPECT_REJECTS(notebook_module(T).forward(x), notebook_module(T).forward(wider),
                         "x of d_in + 1 = " + std::to_string(wider.shape(2)) + " features",
                         attn::shape_error, "must equal d_in of the weights = " + str(x.shape(2)),
-                        stub_line("require_batch(\"MultiHeadAttentionWrapper.forward\", x"));
+                        stub_line("arguments::multi_head_attention_wrapper_forward("));
 }
 
 // The constructor's checks are the kit's (the header's); the module's forward must work

@@ -49,22 +49,20 @@ TEST(UnmaskedMultiHeadAttentionTest, RejectsInputOfAnotherDIn) {
     const auto x = case_input<3>(kNotebook, "x");
     const std::size_t d_in = x.shape(x.dimension() - 1);
     const attn::Tensor3 wider = xt::zeros<float>({x.shape(0), x.shape(1), d_in + 1});
-    ATTN_EXPECT_REJECTS(
-        notebook_module().forward(x), notebook_module().forward(wider),
-        "x of d_in + 1 = " + std::to_string(d_in + 1) + " features", attn::shape_error,
-        "must equal d_in of the weights = 4",
-        stub_line("require_batch_without_mask(\"UnmaskedMultiHeadAttention.forward\", x"));
+    ATTN_EXPECT_REJECTS(notebook_module().forward(x), notebook_module().forward(wider),
+                        "x of d_in + 1 = " + std::to_string(d_in + 1) + " features",
+                        attn::shape_error, "must equal d_in of the weights = 4",
+                        stub_line("arguments::unmasked_multi_head_attention_forward("));
 }
 
 TEST(UnmaskedMultiHeadAttentionTest, RejectsEmptyBatch) {
     const auto x = case_input<3>(kNotebook, "x");
     const attn::Tensor3 empty =
         xt::zeros<float>({std::size_t{0}, x.shape(1), x.shape(x.dimension() - 1)});
-    ATTN_EXPECT_REJECTS(
-        notebook_module().forward(x), notebook_module().forward(empty),
-        "an empty batch, shape " + attn::shape_string(empty.shape()), attn::shape_error,
-        "x is empty",
-        stub_line("require_batch_without_mask(\"UnmaskedMultiHeadAttention.forward\", x"));
+    ATTN_EXPECT_REJECTS(notebook_module().forward(x), notebook_module().forward(empty),
+                        "an empty batch, shape " + attn::shape_string(empty.shape()),
+                        attn::shape_error, "x is empty",
+                        stub_line("arguments::unmasked_multi_head_attention_forward("));
 }
 
 // The constructor's checks are the kit's (__init__ is in the header); the module's forward

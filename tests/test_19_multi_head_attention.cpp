@@ -95,7 +95,7 @@ TEST(SplitHeadsTest, RejectsFeaturesTheHeadsCannotShare) {
         attn::split_heads(projected, heads), attn::split_heads(projected, d_out + 1),
         "d_out = " + str(d_out) + " features for num_heads = " + str(d_out + 1), attn::shape_error,
         "d_out = " + str(d_out) + " is not divisible by num_heads = " + str(d_out + 1),
-        stub_line("require_divisible(\"split_heads\", \"d_out\""));
+        stub_line("arguments::split_heads("));
 }
 
 TEST(SplitHeadsTest, RejectsNoHeads) {
@@ -103,8 +103,7 @@ TEST(SplitHeadsTest, RejectsNoHeads) {
     const auto projected = case_input<3>(at, "projected");
     ATTN_EXPECT_REJECTS(attn::split_heads(projected, case_integer(at, "num_heads")),
                         attn::split_heads(projected, 0), "num_heads = 0", attn::shape_error,
-                        "num_heads is 0",
-                        stub_line("require_divisible(\"split_heads\", \"d_out\""));
+                        "num_heads is 0", stub_line("arguments::split_heads("));
 }
 
 TEST(MergeHeadsTest, RejectsAnEmptyTensor) {
@@ -113,7 +112,7 @@ TEST(MergeHeadsTest, RejectsAnEmptyTensor) {
         xt::ones<float>({heads.shape(0), heads.shape(1), std::size_t{0}, heads.shape(3)});
     ATTN_EXPECT_REJECTS(attn::merge_heads(heads), attn::merge_heads(empty),
                         "heads of shape " + attn::shape_string(empty.shape()), attn::shape_error,
-                        "heads is empty", stub_line("require_heads_tensor(\"merge_heads\""));
+                        "heads is empty", stub_line("arguments::merge_heads("));
 }
 
 TEST(TruncatedMaskTest, RejectsMoreTokensThanTheMaskHas) {
@@ -123,7 +122,7 @@ TEST(TruncatedMaskTest, RejectsMoreTokensThanTheMaskHas) {
                         "T = " + str(n + 1) + " for a mask of context_length " + str(n),
                         attn::shape_error,
                         "T = " + str(n + 1) + " tokens, more than the context_length = " + str(n),
-                        stub_line("require_mask_for(\"truncated_mask\", mask"));
+                        stub_line("arguments::truncated_mask("));
 }
 
 TEST(TruncatedMaskTest, RejectsAMaskThatIsNotSquare) {
@@ -133,7 +132,7 @@ TEST(TruncatedMaskTest, RejectsAMaskThatIsNotSquare) {
     ATTN_EXPECT_REJECTS(attn::truncated_mask(mask, n), attn::truncated_mask(wide, n),
                         "a mask of shape " + attn::shape_string(wide.shape()), attn::shape_error,
                         "mask has shape " + attn::shape_string(wide.shape()),
-                        stub_line("require_mask_for(\"truncated_mask\", mask"));
+                        stub_line("arguments::truncated_mask("));
 }
 
 TEST(MultiHeadAttentionTest, ForwardRejectsMoreTokensThanContextLength) {
@@ -144,7 +143,7 @@ TEST(MultiHeadAttentionTest, ForwardRejectsMoreTokensThanContextLength) {
         "x of T = " + str(T) + " tokens, a module whose mask is for context_length = " + str(T - 1),
         attn::shape_error,
         "x has T = " + str(T) + " tokens, more than the context_length = " + str(T - 1),
-        stub_line("require_batch(\"MultiHeadAttention.forward\", x"));
+        stub_line("arguments::multi_head_attention_forward("));
 }
 
 TEST(MultiHeadAttentionTest, ForwardRejectsInputOfAnotherDIn) {
@@ -154,7 +153,7 @@ TEST(MultiHeadAttentionTest, ForwardRejectsInputOfAnotherDIn) {
                         notebook_module(x.shape(1)).forward(wider),
                         "x of d_in + 1 = " + str(wider.shape(2)) + " features", attn::shape_error,
                         "must equal d_in of the weights = " + str(x.shape(2)),
-                        stub_line("require_batch(\"MultiHeadAttention.forward\", x"));
+                        stub_line("arguments::multi_head_attention_forward("));
 }
 
 // The constructor's checks are the kit's (the header's); the module's forward must work

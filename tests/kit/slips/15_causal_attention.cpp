@@ -23,8 +23,8 @@
 // not yet named: stale_weights (the weights kept in a `static` from the first call: "20 of 24
 //   values differ; worst at [0, 4, 1]: got 0.246201, expected 0.256661", unnamed; the recorded
 //   stale_weights is head 1 reusing head 0's, not weights kept across calls)
+#include "attn/arguments.hpp"
 #include "attn/causal_attention.hpp"
-#include "attn/checks.hpp"
 #include "attn/errors.hpp"
 #include "attn/simple_attention.hpp"
 #include "slip.hpp"
@@ -42,7 +42,7 @@
 namespace attn {
 
 Tensor3 CausalAttention::forward(const Tensor3& x) const {
-    checks::require_batch("CausalAttention.forward", x, d_in(), context_length());
+    arguments::causal_attention_forward(x, d_in(), context_length());  // bad input -> a clear error
 
     const std::size_t B = x.shape(0), T = x.shape(1), d_out = W_query.weight.shape(0);
     float scale = std::sqrt(static_cast<float>(d_out));

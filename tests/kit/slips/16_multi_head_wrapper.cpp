@@ -13,8 +13,8 @@
 // slip: hand_mask_after_softmax -> masked after softmax
 // slip: hand_scale_after_softmax -> scaled after softmax
 // slip: hand_scaled_by_d_out -> the wrapper's num_heads * d_out
+#include "attn/arguments.hpp"
 #include "attn/causal_attention.hpp"
-#include "attn/checks.hpp"
 #include "attn/errors.hpp"
 #include "attn/multi_head_attention.hpp"
 #include "attn/simple_attention.hpp"
@@ -84,7 +84,8 @@ bool writes_heads_by_hand() {
 }  // namespace
 
 Tensor3 MultiHeadAttentionWrapper::forward(const Tensor3& x) const {
-    checks::require_batch("MultiHeadAttentionWrapper.forward", x, d_in(), context_length());
+    // bad input -> a clear error
+    arguments::multi_head_attention_wrapper_forward(x, d_in(), context_length());
 
     const std::size_t B = x.shape(0), T = x.shape(1), d_head = heads[0].d_out();
     const std::size_t H = heads.size();

@@ -13,7 +13,7 @@
 // slip: arguments_swapped -> each other's places
 // slip: num_heads_literal -> num_heads fixed at 2
 // slip: with_bias -> qkv_bias=True
-#include "attn/checks.hpp"
+#include "attn/arguments.hpp"
 #include "attn/errors.hpp"
 #include "attn/module.hpp"
 #include "attn/multi_head_attention.hpp"
@@ -27,7 +27,7 @@ namespace attn {
 MultiHeadAttentionWrapper wrapper_for_output_width(std::size_t d_in, std::size_t output_width,
                                                    std::size_t context_length,
                                                    std::size_t num_heads, ParameterSource& source) {
-    checks::require_divisible("wrapper_for_output_width", "output_width", output_width, num_heads);
+    arguments::wrapper_for_output_width(output_width, num_heads);  // bad input -> a clear error
 
     std::size_t d_out = output_width / num_heads;  // the heads share the features
     if (slip("whole_width")) d_out = output_width;

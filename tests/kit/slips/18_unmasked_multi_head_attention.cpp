@@ -25,7 +25,7 @@
 // slip: batch_item_0 -> first one
 // slip: heads_loop_short -> last head left out
 // slip: values_from_queries_line -> values with W_query
-#include "attn/checks.hpp"
+#include "attn/arguments.hpp"
 #include "attn/errors.hpp"
 #include "attn/multi_head_attention.hpp"
 #include "attn/simple_attention.hpp"
@@ -43,7 +43,7 @@
 namespace attn {
 
 Tensor3 UnmaskedMultiHeadAttention::forward(const Tensor3& x) const {
-    checks::require_batch_without_mask("UnmaskedMultiHeadAttention.forward", x, d_in());
+    arguments::unmasked_multi_head_attention_forward(x, d_in());  // bad input -> a clear error
 
     const std::size_t B = x.shape(0), T = x.shape(1), hd = head_dim();
     float scale = std::sqrt(static_cast<float>(hd));

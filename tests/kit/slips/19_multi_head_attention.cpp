@@ -15,7 +15,7 @@
 // slip: merged_interleaved -> interleaved
 // slip: split_without_transpose -> split without the transpose
 // slip: mask_transposed -> the future leaks in
-#include "attn/checks.hpp"
+#include "attn/arguments.hpp"
 #include "attn/errors.hpp"
 #include "attn/multi_head_attention.hpp"
 #include "attn/simple_attention.hpp"
@@ -48,8 +48,7 @@ Tensor3 project(const Linear& layer, const Tensor3& x, bool with_bias = true) {
 }  // namespace
 
 Tensor4 split_heads(const Tensor3& projected, std::size_t num_heads) {
-    checks::require_non_empty("split_heads", "projected", projected);
-    checks::require_divisible("split_heads", "d_out", projected.shape(2), num_heads);
+    arguments::split_heads(projected, num_heads);  // bad input -> a clear error
 
     const std::size_t B = projected.shape(0), T = projected.shape(1);
     const std::size_t head_dim = projected.shape(2) / num_heads;
@@ -61,7 +60,7 @@ Tensor4 split_heads(const Tensor3& projected, std::size_t num_heads) {
 }
 
 Tensor3 merge_heads(const Tensor4& heads) {
-    checks::require_heads_tensor("merge_heads", heads);
+    arguments::merge_heads(heads);  // bad input -> a clear error
 
     const std::size_t B = heads.shape(0), H = heads.shape(1), T = heads.shape(2);
     const std::size_t D = heads.shape(3);
@@ -89,13 +88,14 @@ Tensor3 merge_heads(const Tensor4& heads) {
 }
 
 BoolMatrix truncated_mask(const Matrix& mask, std::size_t T) {
-    checks::require_mask_for("truncated_mask", mask, T);
+    arguments::truncated_mask(mask, T);  // bad input -> a clear error
 
     return xt::not_equal(xt::view(mask, xt::range(0, T), xt::range(0, T)), 0.0f);
 }
 
 Tensor3 MultiHeadAttention::forward(const Tensor3& x) const {
-    checks::require_batch("MultiHeadAttention.forward", x, d_in(), context_length());
+    // bad input -> a clear error
+    arguments::multi_head_attention_forward(x, d_in(), context_length());
 
     const std::size_t B = x.shape(0), T = x.shape(1);
     const bool qkv_bias = !slip("qkv_bias_ignored");
