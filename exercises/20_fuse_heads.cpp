@@ -12,10 +12,10 @@
 //
 // Goal: show that they are the same computation. split_heads (exercise 19) gives head h the
 // features [h * head_dim, (h + 1) * head_dim) of the fused projection, which are computed by
-// the ROWS [h * head_dim, (h + 1) * head_dim) of its (d_out, d_in) weight. Put head h's
-// weight there, for every head and each of W_query, W_key and W_value (and the biases, when
-// the heads have them), and let out_proj pass the merged heads through unchanged: weight the
-// (d_out, d_out) identity, bias zeros. Then fused.forward(x) == wrapper.forward(x).
+// the ROWS [h * head_dim, (h + 1) * head_dim) of its (d_out, d_in) weight: put head h's
+// weight there, and fused.forward(x) == wrapper.forward(x).
+// The maths, shapes and the notebook's values: include/attn/multi_head_attention.hpp,
+// Exercise 20.
 // Worked example, 2 heads of head_dim 1, d_in 2: heads' W_query.weight [[1, 2]] and
 // [[3, 4]] -> fused W_query.weight [[1, 2], [3, 4]] (d_out 2); out_proj.weight [[1, 0],
 // [0, 1]], out_proj.bias [0, 0].
@@ -36,9 +36,12 @@ namespace attn {
 
 // [[maybe_unused]] until your code uses it: the stub's body does not.
 MultiHeadAttention fuse_heads([[maybe_unused]] const MultiHeadAttentionWrapper& wrapper) {
-    // TODO: each of W_query, W_key, W_value: the heads' weights stacked row after row (and
-    // their biases, if wrapper.heads[0].W_query.has_bias()); out_proj: identity, zero bias;
-    // return the MultiHeadAttention of wrapper.num_heads() heads and its context_length().
+    // TODO 1. For each of W_query, W_key, W_value: a Linear whose weight is the heads'
+    //         weights stacked row after row, (d_out, d_in), and whose bias is their biases
+    //         one after another if wrapper.heads[0].W_query.has_bias().
+    //      2. out_proj: weight the (d_out, d_out) identity, bias zeros.
+    //      3. Return MultiHeadAttention(W_query, W_key, W_value, out_proj, wrapper.num_heads(),
+    //         wrapper.context_length()).
     throw not_implemented("exercises/20_fuse_heads.cpp", "fuse_heads(wrapper)");
 }
 

@@ -23,11 +23,8 @@
 // 08's self-attention with its own parameters; the heads' outputs are stacked on top of each
 // other, and W_c mixes the stacked features back into one output per token. No 13 positional
 // arguments here: each head's six parameters travel in a ColumnHead, for any number of heads.
-//   Q_h = W_q X + b_q, K_h = W_k X + b_k: (d_k, N);  V_h = W_v X + b_v: (d_v, N)
-//   A_h = softmax of every COLUMN of K_h.T @ Q_h / sqrt(d_k): (N, N)
-//   head_h = V_h @ A_h: (d_v, N)
-//   stacked = [head_0; head_1; ...] along dim 0 (rows): (num_heads * d_v, N)
-//   X_prime = W_c @ stacked: (D_out, N), column n = token n's output
+// The maths, shapes and the notebook's values: include/attn/multi_head_attention.hpp,
+// Exercise 21.
 // Worked example, one token (N = 1: each head's only weight is 1, so head_h = V_h), D = 2,
 // d_k = d_v = 1, x = [[1], [2]]:
 //   head 0: W_v = [[1, 0]], b_v = [[0]] -> [[1]];  head 1: W_v = [[0, 1]], b_v = [[1]] -> [[3]]
@@ -41,7 +38,7 @@
 // Writing your own column softmax? Store a reduction in a container before broadcasting it
 // (Matrix sums = xt::sum(e, {0}, xt::keep_dims)): xtensor 0.24's lazy keep_dims reducer reads
 // out of bounds when broadcast.
-#include "attn/checks.hpp"
+#include "attn/arguments.hpp"
 #include "attn/errors.hpp"
 #include "attn/multi_head_attention.hpp"
 #include "attn/simple_attention.hpp"
@@ -57,14 +54,14 @@
 namespace attn {
 
 Matrix multi_head_attention_columns(const Matrix& X, const ColumnHeads& heads, const Matrix& W_c) {
-    const char* const function = "multi_head_attention_columns";
-    checks::require_non_empty(function, "X", X);
-    checks::require_column_heads(function, heads, X.shape(0));
-    checks::require_length(function, "W_c", W_c, 1, heads.size() * heads[0].W_v.shape(0),
-                           "num_heads * d_v (the rows of the stacked heads)");
+    arguments::multi_head_attention_columns(X, heads, W_c);  // bad input -> a clear error
 
-    // TODO: every head's output V_h @ softmax_cols(K_h.T @ Q_h / sqrt(d_k)), (d_v, N); stack
-    // them along the rows in head order, (num_heads * d_v, N); return W_c @ stacked.
+    // TODO 1. d_v = heads[0].W_v.shape(0), N = X.shape(1); stacked = zeros of shape
+    //         (heads.size() * d_v, N).
+    //      2. For every head h: its output, scaled_dot_product_self_attention(X, W_v, W_q,
+    //         W_k, b_v, b_q, b_k) with its parameters, (d_v, N), into rows
+    //         h * d_v .. (h + 1) * d_v - 1 of stacked.
+    //      3. Return W_c @ stacked, (D_out, N).
     throw not_implemented("exercises/21_two_heads_columns.cpp",
                           "multi_head_attention_columns(X, heads, W_c)");
 }

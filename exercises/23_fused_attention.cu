@@ -18,7 +18,8 @@
 //   m_new = max(m, s);  c = exp(m - m_new)            (rescales what was summed under old m)
 //   l = l * c + exp(s - m_new);  acc = acc * c + exp(s - m_new) * v_j;  m = m_new
 // and at the end context = acc / l. Causal: row t reads keys 0..t only (the mask's -inf
-// entries are the keys it never reads). Scores are q . k_j / sqrt(head_dim).
+// entries are the keys it never reads).
+// The maths, shapes and the notebook's values: include/attn/fused_attention.hpp, Exercise 23.
 // Worked example, one head, head_dim 1, q = k = [[0], [1]] scaled by 1/sqrt(1), v = [[2], [4]]:
 //   row 0 sees key 0 only: context 2.
 //   row 1: scores [0, 1]; softmax [0.2689, 0.7311]; context 0.2689 * 2 + 0.7311 * 4 = 3.4621.
@@ -27,6 +28,7 @@
 // rows is written by two threads at once (the tests run a large case twice and compare). Device
 // code has no std::vector, std::string, exceptions or std::getenv: the OpenMP build runs them,
 // nvcc refuses them, and `tools/kit check 23` names such a line on a machine without nvcc.
+#include "attn/arguments_gpu.hpp"
 #include "attn/errors.hpp"
 #include "attn/fused_attention.hpp"
 
@@ -53,19 +55,15 @@ struct CausalRowAttention {
     float scale;  // 1 / sqrt(head_dim)
 
     ATTN_HOST_DEVICE void operator()([[maybe_unused]] std::int64_t row) const {
-        // TODO: the row's token t = row % T, and its (b, h) block's first row, row - t; then
-        // for each key j <= t: the score q_t . k_j * scale, the online-softmax update of
-        // running_max, running_sum and context[row] (start them at -INFINITY, 0 and 0), and
-        // at the end context[row] /= running_sum. expf, fmaxf and INFINITY work on both
-        // backends; std::vector and exceptions do not exist on a GPU.
+        // TODO 1. t = row % T, the row's token; first = row - t, its (b, h) block's first row.
+        //      2. running_max = -INFINITY, running_sum = 0, context[row] = 0.
+        //      3. For each key j <= t (row first + j): s = q_t . k_j * scale, then the
+        //         online-softmax update above of running_max, running_sum and context[row].
+        //      4. context[row] /= running_sum.
+        // expf, fmaxf and INFINITY work on both backends; std::vector and exceptions do not
+        // exist on a GPU.
     }
 };
-
-void require_positive(const char* what, std::int64_t value) {
-    if (value <= 0)
-        throw shape_error("fused_causal_attention: " + std::string(what) + " is " +
-                          std::to_string(value) + ", it must be positive");
-}
 
 }  // namespace
 
@@ -73,14 +71,12 @@ void fused_causal_attention([[maybe_unused]] const float* queries,
                             [[maybe_unused]] const float* keys,
                             [[maybe_unused]] const float* values, [[maybe_unused]] float* context,
                             const HeadsShape& shape) {
-    require_positive("batch", shape.batch);
-    require_positive("heads", shape.heads);
-    require_positive("T", shape.tokens);
-    require_positive("head_dim", shape.head_dim);
+    arguments::fused_causal_attention(shape);  // bad input -> a clear error
 
-    // TODO: compute scale = 1 / sqrt(head_dim), then run CausalRowAttention{...} for every
-    // row in [0, shape.rows()): thrust::for_each(thrust::device, first, last, functor) with
-    // thrust::counting_iterator<std::int64_t> as first and last.
+    // TODO 1. scale = 1 / sqrt(head_dim), as a float.
+    //      2. Run CausalRowAttention{queries, keys, values, context, shape, scale} for every
+    //         row in [0, shape.rows()): thrust::for_each(thrust::device, first, last, functor)
+    //         with thrust::counting_iterator<std::int64_t> as first and last.
     throw not_implemented("exercises/23_fused_attention.cu",
                           "gpu::fused_causal_attention(queries, keys, values, context, shape)");
 }

@@ -3,9 +3,8 @@
 //
 // The same attention as exercise 23 (ch03.ipynb In [37], per batch item and head:
 //   https://github.com/rasbt/LLMs-from-scratch/blob/main/ch03/01_main-chapter-code/ch03.ipynb)
-//   context[b, h, t] = sum over j <= t of softmax_j(q_t . k_j / sqrt(head_dim)) * v_j
-// Declared, with the sizes tile_size, max_head_dim and tile_columns, in
-// include/attn/tiled_attention.hpp. Check your work: `tools/kit check 24`. Stuck?
+// The maths, shapes, and the sizes tile_size, max_head_dim and tile_columns:
+// include/attn/tiled_attention.hpp, Exercise 24. Check your work: `tools/kit check 24`. Stuck?
 // `tools/kit hint 24`. Without a GPU, g++ compiles this file for the kit's CUDA emulator,
 // which runs your kernel on the CPU and names each rule of the GPU it breaks, with its
 // threads and lines; with one, nvcc compiles it unchanged (preset cuda).
@@ -26,6 +25,7 @@
 // 0 and 1 and reads tile 0 (keys 0, 1) only; block 1 holds row 2 (its second thread has no
 // row) and reads tile 0 (keys 0, 1), then tile 1 (key 2, and no key 3: that thread loads
 // nothing). Row 0 scores key 0 only, row 1 keys 0 and 1: the causal mask within a tile.
+#include "attn/arguments_gpu.hpp"
 #include "attn/errors.hpp"
 #include "attn/gpu/kernel.hpp"
 #include "attn/tiled_attention.hpp"
@@ -69,22 +69,12 @@ __global__ void tiled_attention_kernel([[maybe_unused]] global<const float> quer
     // exist on a GPU (write a < b ? a : b).
 }
 
-void require_size(const char* what, std::int64_t value, std::int64_t most) {
-    if (value <= 0 || value > most)
-        throw shape_error("tiled_causal_attention: " + std::string(what) + " is " +
-                          std::to_string(value) + ", it must be 1.." + std::to_string(most));
-}
-
 }  // namespace
 
 // Given: the checks and the launch, one block per tile of rows of each (b, h) pair.
 void tiled_causal_attention(const float* queries, const float* keys, const float* values,
                             float* context, const HeadsShape& shape) {
-    constexpr std::int64_t most_blocks = 65535;  // a grid's y side
-    require_size("batch", shape.batch, most_blocks);
-    require_size("heads", shape.heads, most_blocks / shape.batch);
-    require_size("T", shape.tokens, std::int64_t{1} << 24);
-    require_size("head_dim", shape.head_dim, max_head_dim);
+    arguments::tiled_causal_attention(shape);  // bad input -> a clear error
 
     const auto count = static_cast<std::size_t>(shape.size());
     const dim3 grid(static_cast<unsigned>((shape.tokens + tile_size - 1) / tile_size),

@@ -5,7 +5,7 @@
 // exercises/21_two_heads_columns.cpp). Declared in include/attn/multi_head_attention.hpp.
 // Uses exercise 08 (scaled_dot_product_self_attention, one head); the kit links its reference
 // solution.
-#include "attn/checks.hpp"
+#include "attn/arguments.hpp"
 #include "attn/errors.hpp"
 #include "attn/multi_head_attention.hpp"
 #include "attn/simple_attention.hpp"
@@ -21,11 +21,7 @@
 namespace attn {
 
 Matrix multi_head_attention_columns(const Matrix& X, const ColumnHeads& heads, const Matrix& W_c) {
-    const char* const function = "multi_head_attention_columns";
-    checks::require_non_empty(function, "X", X);
-    checks::require_column_heads(function, heads, X.shape(0));
-    checks::require_length(function, "W_c", W_c, 1, heads.size() * heads[0].W_v.shape(0),
-                           "num_heads * d_v (the rows of the stacked heads)");
+    arguments::multi_head_attention_columns(X, heads, W_c);  // bad input -> a clear error
 
     const std::size_t d_v = heads[0].W_v.shape(0), N = X.shape(1);
     Matrix stacked = xt::zeros<float>({heads.size() * d_v, N});  // torch.cat(..., dim=0)

@@ -5,7 +5,7 @@
 // ../shared/seeds/002_eeebb14cde2caf31.txt (see exercises/22_gpt2_sizing.cpp). Declared in
 // include/attn/gpt2.hpp. The module and its forward are exercise 19's; the kit links its reference
 // solution.
-#include "attn/checks.hpp"
+#include "attn/arguments.hpp"
 #include "attn/errors.hpp"
 #include "attn/gpt2.hpp"
 #include "attn/multi_head_attention.hpp"
@@ -29,9 +29,7 @@ std::int64_t parameter_count(const MultiHeadAttention& module) {
 }
 
 std::int64_t score_tensor_bytes(std::size_t batch, std::size_t num_heads, std::size_t T) {
-    checks::require_positive("score_tensor_bytes", "batch", batch);
-    checks::require_positive("score_tensor_bytes", "num_heads", num_heads);
-    checks::require_positive("score_tensor_bytes", "T", T);
+    arguments::score_tensor_bytes(batch, num_heads, T);  // bad input -> a clear error
 
     const std::int64_t values = static_cast<std::int64_t>(batch) *
                                 static_cast<std::int64_t>(num_heads) *
@@ -40,15 +38,14 @@ std::int64_t score_tensor_bytes(std::size_t batch, std::size_t num_heads, std::s
 }
 
 std::int64_t mask_buffer_bytes(std::size_t context_length) {
-    checks::require_positive("mask_buffer_bytes", "context_length", context_length);
+    arguments::mask_buffer_bytes(context_length);  // bad input -> a clear error
 
     const auto n = static_cast<std::int64_t>(context_length);
     return n * n * static_cast<std::int64_t>(sizeof(float));
 }
 
 std::int64_t forward_flops(const MultiHeadAttention& module, std::size_t batch, std::size_t T) {
-    checks::require_positive("forward_flops", "batch", batch);
-    checks::require_positive("forward_flops", "T", T);
+    arguments::forward_flops(batch, T);  // bad input -> a clear error
 
     // 2 FLOPs per multiply-add of an (n, k) @ (k, m) product
     const auto product = [](std::int64_t n, std::int64_t k, std::int64_t m) {

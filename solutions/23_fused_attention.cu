@@ -27,6 +27,7 @@
 // rows is written by two threads at once (the tests run a large case twice and compare). Device
 // code has no std::vector, std::string, exceptions or std::getenv: the OpenMP build runs them,
 // nvcc refuses them, and `tools/kit check 23` names such a line on a machine without nvcc.
+#include "attn/arguments_gpu.hpp"
 #include "attn/errors.hpp"
 #include "attn/fused_attention.hpp"
 
@@ -79,20 +80,12 @@ struct CausalRowAttention {
     }
 };
 
-void require_positive(const char* what, std::int64_t value) {
-    if (value <= 0)
-        throw shape_error("fused_causal_attention: " + std::string(what) + " is " +
-                          std::to_string(value) + ", it must be positive");
-}
-
 }  // namespace
 
 void fused_causal_attention(const float* queries, const float* keys, const float* values,
                             float* context, const HeadsShape& shape) {
-    require_positive("batch", shape.batch);
-    require_positive("heads", shape.heads);
-    require_positive("T", shape.tokens);
-    require_positive("head_dim", shape.head_dim);
+    arguments::fused_causal_attention(shape);  // bad input -> a clear error
+
     const float scale = 1.0f / sqrtf(static_cast<float>(shape.head_dim));
     thrust::for_each(thrust::device, thrust::counting_iterator<std::int64_t>(0),
                      thrust::counting_iterator<std::int64_t>(shape.rows()),

@@ -1,5 +1,6 @@
 // solutions/24_tiled_attention.cu — Exercise 24's reference solution: tiled causal attention,
 // tiles of keys and values in shared memory, an online softmax per query row.
+#include "attn/arguments_gpu.hpp"
 #include "attn/errors.hpp"
 #include "attn/gpu/kernel.hpp"
 #include "attn/tiled_attention.hpp"
@@ -70,21 +71,11 @@ __global__ void tiled_attention_kernel(global<const float> queries, global<const
     }
 }
 
-void require_size(const char* what, std::int64_t value, std::int64_t most) {
-    if (value <= 0 || value > most)
-        throw shape_error("tiled_causal_attention: " + std::string(what) + " is " +
-                          std::to_string(value) + ", it must be 1.." + std::to_string(most));
-}
-
 }  // namespace
 
 void tiled_causal_attention(const float* queries, const float* keys, const float* values,
                             float* context, const HeadsShape& shape) {
-    constexpr std::int64_t most_blocks = 65535;  // a grid's y side
-    require_size("batch", shape.batch, most_blocks);
-    require_size("heads", shape.heads, most_blocks / shape.batch);
-    require_size("T", shape.tokens, std::int64_t{1} << 24);
-    require_size("head_dim", shape.head_dim, max_head_dim);
+    arguments::tiled_causal_attention(shape);  // bad input -> a clear error
 
     const auto count = static_cast<std::size_t>(shape.size());
     const dim3 grid(static_cast<unsigned>((shape.tokens + tile_size - 1) / tile_size),

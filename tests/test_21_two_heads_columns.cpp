@@ -71,7 +71,7 @@ TEST(TwoHeadsColumnsTest, RejectsEmptyTokens) {
                         attn::multi_head_attention_columns(p.X, p.heads, p.W_c),
                         "X without tokens, shape " + attn::shape_string(p.X.shape()),
                         attn::shape_error, "X is empty",
-                        stub_line("require_non_empty(function, \"X\""));
+                        stub_line("arguments::multi_head_attention_columns("));
 }
 
 TEST(TwoHeadsColumnsTest, RejectsNoHeads) {
@@ -81,7 +81,7 @@ TEST(TwoHeadsColumnsTest, RejectsNoHeads) {
     ATTN_EXPECT_REJECTS(attn::multi_head_attention_columns(good.X, good.heads, good.W_c),
                         attn::multi_head_attention_columns(p.X, p.heads, p.W_c),
                         "an empty list of heads", attn::shape_error, "heads is empty",
-                        stub_line("require_column_heads(function, heads"));
+                        stub_line("arguments::multi_head_attention_columns("));
 }
 
 TEST(TwoHeadsColumnsTest, RejectsTokensAsRows) {
@@ -95,7 +95,7 @@ TEST(TwoHeadsColumnsTest, RejectsTokensAsRows) {
         attn::shape_error,
         "heads[0].W_q has shape " + attn::shape_string(p.heads[0].W_q.shape()) +
             ", but its dimension 1 must equal D (X.shape(0)) = " + std::to_string(p.X.shape(0)),
-        stub_line("require_column_heads(function, heads"));
+        stub_line("arguments::multi_head_attention_columns("));
 }
 
 TEST(TwoHeadsColumnsTest, RejectsKeysOfAnotherLengthThanTheQueries) {
@@ -109,7 +109,7 @@ TEST(TwoHeadsColumnsTest, RejectsKeysOfAnotherLengthThanTheQueries) {
             ", heads[0].W_q of " + attn::shape_string(p.heads[0].W_q.shape()) + ": another d_k",
         attn::shape_error,
         "must equal d_k (heads[0].W_q.shape(0)) = " + std::to_string(p.heads[0].W_q.shape(0)),
-        stub_line("require_column_heads(function, heads"));
+        stub_line("arguments::multi_head_attention_columns("));
 }
 
 TEST(TwoHeadsColumnsTest, RejectsBiasAsARow) {
@@ -123,7 +123,7 @@ TEST(TwoHeadsColumnsTest, RejectsBiasAsARow) {
         attn::shape_error,
         "heads[0].b_q must be one column, shape (d_k, 1), but has shape " +
             attn::shape_string(p.heads[0].b_q.shape()),
-        stub_line("require_column_heads(function, heads"));
+        stub_line("arguments::multi_head_attention_columns("));
 }
 
 TEST(TwoHeadsColumnsTest, RejectsAHeadOfOtherShapesThanTheFirst) {
@@ -139,7 +139,7 @@ TEST(TwoHeadsColumnsTest, RejectsAHeadOfOtherShapesThanTheFirst) {
                         attn::shape_error,
                         name + " has shape " + attn::shape_string(p.heads[last].W_v.shape()) +
                             ", but heads[0].W_v has " + attn::shape_string(p.heads[0].W_v.shape()),
-                        stub_line("require_column_heads(function, heads"));
+                        stub_line("arguments::multi_head_attention_columns("));
 }
 
 TEST(TwoHeadsColumnsTest, RejectsCombinerOfAnotherWidth) {
@@ -154,5 +154,5 @@ TEST(TwoHeadsColumnsTest, RejectsCombinerOfAnotherWidth) {
         "W_c has shape " + attn::shape_string(p.W_c.shape()) +
             ", but its dimension 1 must equal num_heads * d_v (the rows of the stacked heads) = " +
             std::to_string(stacked_rows),
-        stub_line("require_length(function, \"W_c\""));
+        stub_line("arguments::multi_head_attention_columns("));
 }

@@ -113,8 +113,7 @@ TEST(Gpt2SizingTest, ScoreTensorBytesRejectsZeroTokens) {
     const std::size_t B = case_integer(scores, "batch"), H = case_integer(scores, "num_heads");
     ATTN_EXPECT_REJECTS(attn::score_tensor_bytes(B, H, case_integer(scores, "T")),
                         attn::score_tensor_bytes(B, H, 0), "T = 0", attn::shape_error,
-                        "score_tensor_bytes: T is 0",
-                        stub_line("require_positive(\"score_tensor_bytes\", \"T\""));
+                        "score_tensor_bytes: T is 0", stub_line("arguments::score_tensor_bytes("));
 }
 
 TEST(Gpt2SizingTest, ScoreTensorBytesRejectsZeroHeads) {
@@ -122,14 +121,14 @@ TEST(Gpt2SizingTest, ScoreTensorBytesRejectsZeroHeads) {
     ATTN_EXPECT_REJECTS(attn::score_tensor_bytes(B, case_integer(scores, "num_heads"), T),
                         attn::score_tensor_bytes(B, 0, T), "num_heads = 0", attn::shape_error,
                         "score_tensor_bytes: num_heads is 0",
-                        stub_line("require_positive(\"score_tensor_bytes\", \"num_heads\""));
+                        stub_line("arguments::score_tensor_bytes("));
 }
 
 TEST(Gpt2SizingTest, MaskBufferBytesRejectsZeroContextLength) {
     ATTN_EXPECT_REJECTS(attn::mask_buffer_bytes(case_integer(mask, "context_length")),
                         attn::mask_buffer_bytes(0), "context_length = 0", attn::shape_error,
                         "mask_buffer_bytes: context_length is 0",
-                        stub_line("require_positive(\"mask_buffer_bytes\", \"context_length\""));
+                        stub_line("arguments::mask_buffer_bytes("));
 }
 
 TEST(Gpt2SizingTest, ForwardFlopsRejectsAnEmptyBatch) {
@@ -140,7 +139,7 @@ TEST(Gpt2SizingTest, ForwardFlopsRejectsAnEmptyBatch) {
     const std::size_t B = case_integer(small, "batch"), T = case_integer(small, "T");
     ATTN_EXPECT_REJECTS(attn::forward_flops(module, B, T), attn::forward_flops(module, 0, T),
                         "batch = 0", attn::shape_error, "forward_flops: batch is 0",
-                        stub_line("require_positive(\"forward_flops\", \"batch\""));
+                        stub_line("arguments::forward_flops("));
 }
 
 // The layer refuses a sequence longer than GPT-2's context, as every module with a mask does.

@@ -101,7 +101,7 @@ TEST(FusedAttentionTest, RejectsAShapeWithNoTokens) {
         attn::gpu::causal_attention(queries, keys, values),
         attn::gpu::fused_causal_attention(nullptr, nullptr, nullptr, nullptr, no_tokens),
         "a HeadsShape of T = 0 tokens", attn::shape_error, "T is 0",
-        stub_line("require_positive(\"T\""));
+        stub_line("arguments::fused_causal_attention("));
 }
 
 TEST(FusedAttentionTest, RejectsKeysOfAnotherShape) {

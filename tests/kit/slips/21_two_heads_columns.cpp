@@ -25,7 +25,7 @@
 // slip: scaled_by_sqrt_D -> sqrt(D)
 // slip: scale_left_out -> left out the division by sqrt(d_k)
 // slip: multiplied_by_scale -> multiplied the scores by sqrt(d_k)
-#include "attn/checks.hpp"
+#include "attn/arguments.hpp"
 #include "attn/errors.hpp"
 #include "attn/multi_head_attention.hpp"
 #include "attn/simple_attention.hpp"
@@ -103,11 +103,7 @@ Matrix one_head(const Matrix& X, const ColumnHead& head) {
 }  // namespace
 
 Matrix multi_head_attention_columns(const Matrix& X, const ColumnHeads& heads, const Matrix& W_c) {
-    const char* const function = "multi_head_attention_columns";
-    checks::require_non_empty(function, "X", X);
-    checks::require_column_heads(function, heads, X.shape(0));
-    checks::require_length(function, "W_c", W_c, 1, heads.size() * heads[0].W_v.shape(0),
-                           "num_heads * d_v (the rows of the stacked heads)");
+    arguments::multi_head_attention_columns(X, heads, W_c);  // bad input -> a clear error
 
     const std::size_t H = heads.size(), d_v = heads[0].W_v.shape(0), N = X.shape(1);
     if (slip("W_c_before_stacking")) {  // each head times its block of W_c, then stacked

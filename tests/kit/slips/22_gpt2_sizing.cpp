@@ -24,7 +24,7 @@
 // slip: attention_product_left_out -> halved
 // slip: head_dim_as_heads -> num_heads = 64
 // slip: context_length_768 -> context_length = 768
-#include "attn/checks.hpp"
+#include "attn/arguments.hpp"
 #include "attn/errors.hpp"
 #include "attn/gpt2.hpp"
 #include "attn/multi_head_attention.hpp"
@@ -64,9 +64,7 @@ std::int64_t parameter_count(const MultiHeadAttention& module) {
 }
 
 std::int64_t score_tensor_bytes(std::size_t batch, std::size_t num_heads, std::size_t T) {
-    checks::require_positive("score_tensor_bytes", "batch", batch);
-    checks::require_positive("score_tensor_bytes", "num_heads", num_heads);
-    checks::require_positive("score_tensor_bytes", "T", T);
+    arguments::score_tensor_bytes(batch, num_heads, T);  // bad input -> a clear error
 
     if (slip("int32_bytes")) {
         int bytes = batch * num_heads * T * T * 4;
@@ -88,7 +86,7 @@ std::int64_t score_tensor_bytes(std::size_t batch, std::size_t num_heads, std::s
 }
 
 std::int64_t mask_buffer_bytes(std::size_t context_length) {
-    checks::require_positive("mask_buffer_bytes", "context_length", context_length);
+    arguments::mask_buffer_bytes(context_length);  // bad input -> a clear error
 
     if (slip("unsigned_count")) {
         unsigned n = context_length;
@@ -103,8 +101,7 @@ std::int64_t mask_buffer_bytes(std::size_t context_length) {
 }
 
 std::int64_t forward_flops(const MultiHeadAttention& module, std::size_t batch, std::size_t T) {
-    checks::require_positive("forward_flops", "batch", batch);
-    checks::require_positive("forward_flops", "T", T);
+    arguments::forward_flops(batch, T);  // bad input -> a clear error
 
     if (slip("int32_flops")) {
         const auto product = [](int n, int k, int m) { return 2 * n * k * m; };

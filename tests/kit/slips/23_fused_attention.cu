@@ -21,6 +21,7 @@
 // slip: scaled_by_head_dim -> divided by head_dim instead of sqrt(head_dim)
 // slip: not_normalized -> never divided by running_sum
 // slip: never_launched -> context never written
+#include "attn/arguments_gpu.hpp"
 #include "attn/errors.hpp"
 #include "attn/fused_attention.hpp"
 #include "slip.hpp"
@@ -108,20 +109,11 @@ struct CausalRowAttention {
     }
 };
 
-void require_positive(const char* what, std::int64_t value) {
-    if (value <= 0)
-        throw shape_error("fused_causal_attention: " + std::string(what) + " is " +
-                          std::to_string(value) + ", it must be positive");
-}
-
 }  // namespace
 
 void fused_causal_attention(const float* queries, const float* keys, const float* values,
                             float* context, const HeadsShape& shape) {
-    require_positive("batch", shape.batch);
-    require_positive("heads", shape.heads);
-    require_positive("T", shape.tokens);
-    require_positive("head_dim", shape.head_dim);
+    arguments::fused_causal_attention(shape);  // bad input -> a clear error
 
     float scale = 1.0f / sqrtf(static_cast<float>(shape.head_dim));
     if (slip("scale_missing")) scale = 1.0f;

@@ -16,6 +16,7 @@
 // slip: scale_missing -> not divided by sqrt(head_dim)
 // slip: every_tile_loaded -> note: the tiles above the diagonal
 // slip: bank_conflicts -> note: bank conflicts
+#include "attn/arguments_gpu.hpp"
 #include "attn/errors.hpp"
 #include "attn/gpu/kernel.hpp"
 #include "attn/tiled_attention.hpp"
@@ -120,21 +121,11 @@ __global__ void tiled_attention_kernel(global<const float> queries, global<const
     }
 }
 
-void require_size(const char* what, std::int64_t value, std::int64_t most) {
-    if (value <= 0 || value > most)
-        throw shape_error("tiled_causal_attention: " + std::string(what) + " is " +
-                          std::to_string(value) + ", it must be 1.." + std::to_string(most));
-}
-
 }  // namespace
 
 void tiled_causal_attention(const float* queries, const float* keys, const float* values,
                             float* context, const HeadsShape& shape) {
-    constexpr std::int64_t most_blocks = 65535;  // a grid's y side
-    require_size("batch", shape.batch, most_blocks);
-    require_size("heads", shape.heads, most_blocks / shape.batch);
-    require_size("T", shape.tokens, std::int64_t{1} << 24);
-    require_size("head_dim", shape.head_dim, max_head_dim);
+    arguments::tiled_causal_attention(shape);  // bad input -> a clear error
 
     const auto count = static_cast<std::size_t>(shape.size());
     const dim3 grid(static_cast<unsigned>((shape.tokens + tile_size - 1) / tile_size),
