@@ -487,7 +487,7 @@ def gpu_student(name):
 
 
 # The link and the judge's folder: attacks that scored points for nothing at kit 6d6e478.
-FAST_KERNEL_LINE = '    require_positive("head_dim", shape.head_dim);\n'
+FAST_KERNEL_LINE = '    arguments::fused_causal_attention(shape);  // bad input -> a clear error\n'
 
 
 def calls_fast_kernel(kit, ex):
@@ -495,7 +495,7 @@ def calls_fast_kernel(kit, ex):
     source = kit.stub(ex)
     if FAST_KERNEL_LINE not in source or "namespace attn" not in source:
         raise SystemExit("make_class.py: exercise 23's stub changed: its host function's "
-                         "head_dim check is not found")
+                         "argument check is not found")
     source = source.replace(FAST_KERNEL_LINE, FAST_KERNEL_LINE + "    hostile_23::fast(queries, "
                             "keys, values, context, shape);\n    return;\n")
     at = source.index("namespace attn")
