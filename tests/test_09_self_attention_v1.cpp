@@ -43,7 +43,7 @@ TEST(SelfAttentionV1Test, ConstructorRejectsProjectionsOfDifferentShapes) {
         all_of("W_key has shape " + attn::shape_string(wider.shape()),
                "W_query has " + attn::shape_string(W.shape())),
         kit_line(
-            "include/attn/self_attention.hpp",
+            "include/attn/arguments.hpp",
             R"line(checks::require_same_shape("SelfAttention_v1", "W_key", W_key, W_query);)line"));
     ATTN_EXPECT_REJECTS(
         sa_v1(inputs), attn::SelfAttention_v1(W, W, wider),
@@ -51,7 +51,7 @@ TEST(SelfAttentionV1Test, ConstructorRejectsProjectionsOfDifferentShapes) {
             attn::shape_string(W.shape()),
         attn::shape_error, "W_value has shape " + attn::shape_string(wider.shape()),
         kit_line(
-            "include/attn/self_attention.hpp",
+            "include/attn/arguments.hpp",
             R"line(checks::require_same_shape("SelfAttention_v1", "W_value", W_value, W_query);)line"));
 }
 
@@ -65,7 +65,7 @@ TEST(SelfAttentionV1Test, ConstructorRejectsEmptyProjections) {
         sa_v1(inputs), attn::SelfAttention_v1(empty, empty, empty),
         "projections of shape " + attn::shape_string(empty.shape()), attn::shape_error,
         "W_query is empty",
-        kit_line("include/attn/self_attention.hpp",
+        kit_line("include/attn/arguments.hpp",
                  R"line(checks::require_non_empty("SelfAttention_v1", "W_query", W_query);)line"));
 }
 

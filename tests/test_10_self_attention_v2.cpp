@@ -52,7 +52,7 @@ TEST(SelfAttentionV2Test, ConstructorRejectsWeightsOfDifferentShapes) {
         all_of("W_key.weight has shape " + attn::shape_string(wider.weight.shape()),
                "W_query.weight has " + attn::shape_string(query.weight.shape())),
         kit_line(
-            "include/attn/self_attention.hpp",
+            "include/attn/arguments.hpp",
             R"line(checks::require_layer_like("SelfAttention_v2", "W_key", W_key, "W_query", W_query, true);)line"));
 }
 
@@ -66,7 +66,7 @@ TEST(SelfAttentionV2Test, ConstructorRejectsABiasOnSomeLayersOnly) {
         sa_v2(inputs), attn::SelfAttention_v2(layer("W_query"), with_bias, layer("W_value")),
         "a bias on W_key only", attn::shape_error, "W_key has a bias, but W_query has none",
         kit_line(
-            "include/attn/self_attention.hpp",
+            "include/attn/arguments.hpp",
             R"line(checks::require_layer_like("SelfAttention_v2", "W_key", W_key, "W_query", W_query, true);)line"));
 }
 
@@ -85,7 +85,7 @@ TEST(SelfAttentionV2Test, ConstructorRejectsABiasOfTheWrongLength) {
         all_of("W_key.bias has shape " + attn::shape_string(key.bias.shape()),
                "d_out = " + std::to_string(d_out)),
         kit_line(
-            "include/attn/self_attention.hpp",
+            "include/attn/arguments.hpp",
             R"line(checks::require_layer_like("SelfAttention_v2", "W_key", W_key, "W_query", W_query, true);)line"));
 }
 

@@ -116,7 +116,7 @@ TEST(CausalAttentionTest, ConstructorRejectsWeightsOfDifferentShapes) {
         "W_key.weight transposed, shape " + attn::shape_string(transposed.shape()),
         attn::shape_error, "W_key.weight has shape (3, 2)",
         kit_line(
-            "include/attn/causal_attention.hpp",
+            "include/attn/arguments.hpp",
             R"line(checks::require_layer_like("CausalAttention", "W_key", W_key, "W_query", W_query, true);)line"));
 }
 
@@ -134,7 +134,7 @@ TEST(CausalAttentionTest, ConstructorRejectsBiasesOfAnotherLength) {
             " where d_out = " + std::to_string(m.W_query.weight.shape(0)) + " belongs",
         attn::shape_error, "W_query.bias has shape (3,)",
         kit_line(
-            "include/attn/causal_attention.hpp",
+            "include/attn/arguments.hpp",
             R"line(checks::require_layer_like("CausalAttention", "W_query", W_query, "W_query", W_query);)line"));
 }
 
@@ -145,6 +145,6 @@ TEST(CausalAttentionTest, ConstructorRejectsZeroContextLength) {
         m.forward(x), attn::CausalAttention(m.W_query, m.W_key, m.W_value, 0), "context_length = 0",
         attn::shape_error, "context_length is 0",
         kit_line(
-            "include/attn/causal_attention.hpp",
+            "include/attn/arguments.hpp",
             R"line(checks::require_positive("CausalAttention", "context_length", context_length);)line"));
 }

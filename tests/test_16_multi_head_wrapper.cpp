@@ -90,7 +90,7 @@ TEST(MultiHeadAttentionWrapperTest, ConstructorRejectsHeadsOfDifferentSizes) {
         attn::shape_error,
         "head 1 has d_in = " + str(d_in) + ", d_out = " + str(d_out + 1) + ", context_length = " +
             str(T) + ", but head 0 has " + str(d_in) + ", " + str(d_out) + ", " + str(T),
-        kit_line("include/attn/multi_head_attention.hpp",
+        kit_line("include/attn/arguments.hpp",
                  R"line(checks::require_heads_alike("MultiHeadAttentionWrapper", heads);)line"));
 }
 
@@ -100,7 +100,7 @@ TEST(MultiHeadAttentionWrapperTest, ConstructorRejectsNoHeads) {
     ATTN_EXPECT_REJECTS(
         mha.forward(x), attn::MultiHeadAttentionWrapper(std::vector<attn::CausalAttention>{}),
         "an empty list of heads", attn::shape_error, "no heads",
-        kit_line("include/attn/multi_head_attention.hpp",
+        kit_line("include/attn/arguments.hpp",
                  R"line(checks::require_heads_alike("MultiHeadAttentionWrapper", heads);)line"));
 }
 

@@ -76,8 +76,9 @@ TEST(UnmaskedMultiHeadAttentionTest, ConstructorRejectsDOutNotDivisibleByNumHead
         attn::UnmaskedMultiHeadAttention(m.W_query, m.W_key, m.W_value, m.fc_out, heads),
         "num_heads = " + std::to_string(heads) + " for d_out = " + std::to_string(m.d_out()),
         attn::shape_error, "d_out = 2 is not divisible by num_heads = 3",
-        kit_line("include/attn/multi_head_attention.hpp",
-                 R"line(checks::require_divisible(kName, "d_out", d_out(), num_heads);)line"));
+        kit_line(
+            "include/attn/arguments.hpp",
+            R"line(checks::require_divisible(kName, "d_out", W_query.d_out(), num_heads);)line"));
 }
 
 TEST(UnmaskedMultiHeadAttentionTest, ConstructorRejectsZeroHeads) {
@@ -86,8 +87,9 @@ TEST(UnmaskedMultiHeadAttentionTest, ConstructorRejectsZeroHeads) {
     ATTN_EXPECT_REJECTS(
         m.forward(x), attn::UnmaskedMultiHeadAttention(m.W_query, m.W_key, m.W_value, m.fc_out, 0),
         "num_heads = 0", attn::shape_error, "num_heads is 0",
-        kit_line("include/attn/multi_head_attention.hpp",
-                 R"line(checks::require_divisible(kName, "d_out", d_out(), num_heads);)line"));
+        kit_line(
+            "include/attn/arguments.hpp",
+            R"line(checks::require_divisible(kName, "d_out", W_query.d_out(), num_heads);)line"));
 }
 
 TEST(UnmaskedMultiHeadAttentionTest, ConstructorRejectsWeightsOfDifferentShapes) {
@@ -101,7 +103,7 @@ TEST(UnmaskedMultiHeadAttentionTest, ConstructorRejectsWeightsOfDifferentShapes)
         "W_value.weight transposed, shape " + attn::shape_string(transposed.shape()),
         attn::shape_error, "W_value.weight has shape (4, 2)",
         kit_line(
-            "include/attn/multi_head_attention.hpp",
+            "include/attn/arguments.hpp",
             R"line(checks::require_layer_like(kName, "W_value", W_value, "W_query", W_query);)line"));
 }
 
@@ -114,8 +116,9 @@ TEST(UnmaskedMultiHeadAttentionTest, ConstructorRejectsFcOutOfAnotherShape) {
         attn::UnmaskedMultiHeadAttention(m.W_query, m.W_key, m.W_value, m.W_query, m.num_heads),
         "fc_out of shape " + attn::shape_string(m.W_query.weight.shape()), attn::shape_error,
         "fc_out.weight has shape (2, 4), but it must be (d_out, d_out) = (2, 2)",
-        kit_line("include/attn/multi_head_attention.hpp",
-                 R"line(checks::require_square_layer(kName, "fc_out", fc_out, d_out());)line"));
+        kit_line(
+            "include/attn/arguments.hpp",
+            R"line(checks::require_square_layer(kName, "fc_out", fc_out, W_query.d_out());)line"));
 }
 
 TEST(UnmaskedMultiHeadAttentionTest, ConstructorRejectsABias) {
@@ -127,6 +130,6 @@ TEST(UnmaskedMultiHeadAttentionTest, ConstructorRejectsABias) {
         attn::UnmaskedMultiHeadAttention(m.W_query, m.W_key, m.W_value, biased, m.num_heads),
         "fc_out with a bias of shape (" + std::to_string(m.d_out()) + ",)", attn::shape_error,
         "fc_out has a bias",
-        kit_line("include/attn/multi_head_attention.hpp",
+        kit_line("include/attn/arguments.hpp",
                  R"line(checks::require_no_bias(kName, "fc_out", fc_out);)line"));
 }

@@ -166,7 +166,7 @@ TEST(MultiHeadAttentionTest, ConstructorRejectsDOutNotDivisibleByNumHeads) {
         "d_out = " + str(d_out) + " for num_heads = " + str(d_out + 1), attn::shape_error,
         "d_out = " + str(d_out) + " is not divisible by num_heads = " + str(d_out + 1),
         kit_line(
-            "include/attn/multi_head_attention.hpp",
+            "include/attn/arguments.hpp",
             R"line(checks::require_divisible(module, "d_out", W_query.d_out(), num_heads);)line"));
 }
 
@@ -183,6 +183,6 @@ TEST(MultiHeadAttentionTest, ConstructorRejectsAnOutputProjectionOfAnotherShape)
             ", but it must be (d_out, d_out) = (" + str(mha.d_out()) + ", " + str(mha.d_out()) +
             ")",
         kit_line(
-            "include/attn/multi_head_attention.hpp",
+            "include/attn/arguments.hpp",
             R"line(checks::require_square_layer(module, "out_proj", out_proj, W_query.d_out());)line"));
 }

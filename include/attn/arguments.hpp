@@ -20,6 +20,7 @@
 #include <cstddef>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace attn::arguments {
 
@@ -170,6 +171,13 @@ inline void scaled_dot_product_self_attention(const Matrix& X, const Matrix& W_v
 }
 
 // ---- Exercise 09 — SelfAttention_v1 (book §3.4.2, Listing 3.1) ---------------------------
+// The constructor SelfAttention_v1(W_query, W_key, W_value).
+inline void self_attention_v1(const Matrix& W_query, const Matrix& W_key, const Matrix& W_value) {
+    checks::require_non_empty("SelfAttention_v1", "W_query", W_query);
+    checks::require_same_shape("SelfAttention_v1", "W_key", W_key, W_query);
+    checks::require_same_shape("SelfAttention_v1", "W_value", W_value, W_query);
+}
+
 // SelfAttention_v1::forward(x), given the module's three (d_in, d_out) matrices.
 inline void self_attention_v1_forward(const Matrix& x, const Matrix& W_query, const Matrix& W_key,
                                       const Matrix& W_value) {
@@ -180,6 +188,13 @@ inline void self_attention_v1_forward(const Matrix& x, const Matrix& W_query, co
 }
 
 // ---- Exercise 10 — SelfAttention_v2 (book §3.4.2, Listing 3.2) ---------------------------
+// The constructor SelfAttention_v2(W_query, W_key, W_value).
+inline void self_attention_v2(const Linear& W_query, const Linear& W_key, const Linear& W_value) {
+    checks::require_layer_like("SelfAttention_v2", "W_query", W_query, "W_query", W_query);
+    checks::require_layer_like("SelfAttention_v2", "W_key", W_key, "W_query", W_query, true);
+    checks::require_layer_like("SelfAttention_v2", "W_value", W_value, "W_query", W_query, true);
+}
+
 // SelfAttention_v2::forward(x), given the module's three Linear layers.
 inline void self_attention_v2_forward(const Matrix& x, const Linear& W_query, const Linear& W_key,
                                       const Linear& W_value) {
@@ -242,6 +257,15 @@ inline void dropout(const Matrix& x, const Matrix& keep, float p) {
 }
 
 // ---- Exercise 15 — CausalAttention on a batch (book §3.5.3) -------------------------------
+// The constructor CausalAttention(W_query, W_key, W_value, context_length).
+inline void causal_attention(const Linear& W_query, const Linear& W_key, const Linear& W_value,
+                             std::size_t context_length) {
+    checks::require_layer_like("CausalAttention", "W_query", W_query, "W_query", W_query);
+    checks::require_layer_like("CausalAttention", "W_key", W_key, "W_query", W_query, true);
+    checks::require_layer_like("CausalAttention", "W_value", W_value, "W_query", W_query, true);
+    checks::require_positive("CausalAttention", "context_length", context_length);
+}
+
 // CausalAttention::forward(x), given the module's d_in() and context_length().
 inline void causal_attention_forward(const Tensor3& x, std::size_t d_in,
                                      std::size_t context_length) {
@@ -249,6 +273,12 @@ inline void causal_attention_forward(const Tensor3& x, std::size_t d_in,
 }
 
 // ---- Exercise 16 — MultiHeadAttentionWrapper: heads side by side (book §3.6.1) -----------
+// The constructor MultiHeadAttentionWrapper(heads); Head: CausalAttention.
+template <class Head>
+void multi_head_attention_wrapper(const std::vector<Head>& heads) {
+    checks::require_heads_alike("MultiHeadAttentionWrapper", heads);
+}
+
 // MultiHeadAttentionWrapper::forward(x), given the module's d_in() and context_length().
 inline void multi_head_attention_wrapper_forward(const Tensor3& x, std::size_t d_in,
                                                  std::size_t context_length) {
@@ -261,6 +291,22 @@ inline void wrapper_for_output_width(std::size_t output_width, std::size_t num_h
 }
 
 // ---- Exercise 18 — Exercise 3.2 the other way: heads split, no mask, fc_out ----------------
+// The constructor UnmaskedMultiHeadAttention(W_query, W_key, W_value, fc_out, num_heads).
+inline void unmasked_multi_head_attention(const Linear& W_query, const Linear& W_key,
+                                          const Linear& W_value, const Linear& fc_out,
+                                          std::size_t num_heads) {
+    const std::string kName = "UnmaskedMultiHeadAttention";
+    checks::require_no_bias(kName, "W_query", W_query);
+    checks::require_no_bias(kName, "W_key", W_key);
+    checks::require_no_bias(kName, "W_value", W_value);
+    checks::require_no_bias(kName, "fc_out", fc_out);
+    checks::require_layer_like(kName, "W_query", W_query, "W_query", W_query);
+    checks::require_layer_like(kName, "W_key", W_key, "W_query", W_query);
+    checks::require_layer_like(kName, "W_value", W_value, "W_query", W_query);
+    checks::require_square_layer(kName, "fc_out", fc_out, W_query.d_out());
+    checks::require_divisible(kName, "d_out", W_query.d_out(), num_heads);
+}
+
 // UnmaskedMultiHeadAttention::forward(x), given the module's d_in().
 inline void unmasked_multi_head_attention_forward(const Tensor3& x, std::size_t d_in) {
     checks::require_batch_without_mask("UnmaskedMultiHeadAttention.forward", x, d_in);
@@ -278,6 +324,20 @@ inline void merge_heads(const Tensor4& heads) {
 
 inline void truncated_mask(const Matrix& mask, std::size_t T) {
     checks::require_mask_for("truncated_mask", mask, T);
+}
+
+// The constructor MultiHeadAttention(W_query, W_key, W_value, out_proj, num_heads,
+// context_length).
+inline void multi_head_attention(const Linear& W_query, const Linear& W_key, const Linear& W_value,
+                                 const Linear& out_proj, std::size_t num_heads,
+                                 std::size_t context_length) {
+    const std::string module = "MultiHeadAttention";
+    checks::require_layer_like(module, "W_query", W_query, "W_query", W_query);
+    checks::require_layer_like(module, "W_key", W_key, "W_query", W_query, true);
+    checks::require_layer_like(module, "W_value", W_value, "W_query", W_query, true);
+    checks::require_square_layer(module, "out_proj", out_proj, W_query.d_out());
+    checks::require_divisible(module, "d_out", W_query.d_out(), num_heads);
+    checks::require_positive(module, "context_length", context_length);
 }
 
 // MultiHeadAttention::forward(x), given the module's d_in() and context_length().

@@ -19,7 +19,7 @@
 // with a message that names the problem.
 #pragma once
 
-#include "attn/checks.hpp"
+#include "attn/arguments.hpp"
 #include "attn/errors.hpp"
 #include "attn/linear.hpp"
 #include "attn/module.hpp"
@@ -120,10 +120,7 @@ struct CausalAttention {
     // attn::shape_error. Builds the mask buffer for context_length tokens.
     CausalAttention(Linear W_query_, Linear W_key_, Linear W_value_, std::size_t context_length)
         : W_query(std::move(W_query_)), W_key(std::move(W_key_)), W_value(std::move(W_value_)) {
-        checks::require_layer_like("CausalAttention", "W_query", W_query, "W_query", W_query);
-        checks::require_layer_like("CausalAttention", "W_key", W_key, "W_query", W_query, true);
-        checks::require_layer_like("CausalAttention", "W_value", W_value, "W_query", W_query, true);
-        checks::require_positive("CausalAttention", "context_length", context_length);
+        arguments::causal_attention(W_query, W_key, W_value, context_length);
         mask = xt::triu(xt::ones<float>({context_length, context_length}), 1);
     }
 

@@ -21,9 +21,10 @@
 // Convention (row convention, as in PyTorch): x is a batch (B, T, d_in); a batch split into
 // heads is an attn::Tensor4 (B, num_heads, T, head_dim). Every module is written like its
 // nn.Module (attn/module.hpp): parameters under the names of PyTorch's state_dict(), a
-// constructor that checks them, forward(x) the exercise. Every check is in attn/checks.hpp.
+// constructor that checks them (attn/arguments.hpp), forward(x) the exercise.
 #pragma once
 
+#include "attn/arguments.hpp"
 #include "attn/causal_attention.hpp"
 #include "attn/checks.hpp"
 #include "attn/errors.hpp"
@@ -62,7 +63,7 @@ struct MultiHeadAttentionWrapper {
     // context_length.
     explicit MultiHeadAttentionWrapper(std::vector<CausalAttention> heads_)
         : heads(std::move(heads_)) {
-        checks::require_heads_alike("MultiHeadAttentionWrapper", heads);
+        arguments::multi_head_attention_wrapper(heads);
     }
 
     // MultiHeadAttentionWrapper(d_in, d_out, context_length, dropout=0.0, num_heads,
@@ -177,15 +178,7 @@ struct UnmaskedMultiHeadAttention {
           W_value(std::move(W_value_)),
           fc_out(std::move(fc_out_)),
           num_heads(num_heads_) {
-        checks::require_no_bias(kName, "W_query", W_query);
-        checks::require_no_bias(kName, "W_key", W_key);
-        checks::require_no_bias(kName, "W_value", W_value);
-        checks::require_no_bias(kName, "fc_out", fc_out);
-        checks::require_layer_like(kName, "W_query", W_query, "W_query", W_query);
-        checks::require_layer_like(kName, "W_key", W_key, "W_query", W_query);
-        checks::require_layer_like(kName, "W_value", W_value, "W_query", W_query);
-        checks::require_square_layer(kName, "fc_out", fc_out, d_out());
-        checks::require_divisible(kName, "d_out", d_out(), num_heads);
+        arguments::unmasked_multi_head_attention(W_query, W_key, W_value, fc_out, num_heads);
     }
 
     // MultiHeadAttentionWrapper(d_in, d_out, num_heads) of the course's solution, its layers
@@ -306,13 +299,8 @@ struct MultiHeadAttention {
           W_value(std::move(W_value_)),
           out_proj(std::move(out_proj_)),
           num_heads(num_heads_) {
-        const std::string module = "MultiHeadAttention";
-        checks::require_layer_like(module, "W_query", W_query, "W_query", W_query);
-        checks::require_layer_like(module, "W_key", W_key, "W_query", W_query, true);
-        checks::require_layer_like(module, "W_value", W_value, "W_query", W_query, true);
-        checks::require_square_layer(module, "out_proj", out_proj, W_query.d_out());
-        checks::require_divisible(module, "d_out", W_query.d_out(), num_heads);
-        checks::require_positive(module, "context_length", context_length);
+        arguments::multi_head_attention(W_query, W_key, W_value, out_proj, num_heads,
+                                        context_length);
         mask = xt::triu(xt::ones<float>({context_length, context_length}), 1);
     }
 

@@ -30,7 +30,7 @@
 // attn/checks.hpp.
 #pragma once
 
-#include "attn/checks.hpp"
+#include "attn/arguments.hpp"
 #include "attn/errors.hpp"
 #include "attn/linear.hpp"
 #include "attn/module.hpp"
@@ -69,9 +69,7 @@ struct SelfAttention_v1 {
     // Throws shape_error unless the three are non-empty and of one shape (d_in, d_out).
     SelfAttention_v1(Matrix W_query_, Matrix W_key_, Matrix W_value_)
         : W_query(std::move(W_query_)), W_key(std::move(W_key_)), W_value(std::move(W_value_)) {
-        checks::require_non_empty("SelfAttention_v1", "W_query", W_query);
-        checks::require_same_shape("SelfAttention_v1", "W_key", W_key, W_query);
-        checks::require_same_shape("SelfAttention_v1", "W_value", W_value, W_query);
+        arguments::self_attention_v1(W_query, W_key, W_value);
     }
 
     // SelfAttention_v1(d_in, d_out): each matrix torch.rand(d_in, d_out), uniform in [0, 1).
@@ -134,10 +132,7 @@ struct SelfAttention_v2 {
     // (d_out, d_in), and the biases are all empty (qkv_bias=False) or all of shape (d_out,).
     SelfAttention_v2(Linear W_query_, Linear W_key_, Linear W_value_)
         : W_query(std::move(W_query_)), W_key(std::move(W_key_)), W_value(std::move(W_value_)) {
-        checks::require_layer_like("SelfAttention_v2", "W_query", W_query, "W_query", W_query);
-        checks::require_layer_like("SelfAttention_v2", "W_key", W_key, "W_query", W_query, true);
-        checks::require_layer_like("SelfAttention_v2", "W_value", W_value, "W_query", W_query,
-                                   true);
+        arguments::self_attention_v2(W_query, W_key, W_value);
     }
 
     // SelfAttention_v2(d_in, d_out, qkv_bias): three nn.Linear(d_in, d_out, bias=qkv_bias).
@@ -184,7 +179,7 @@ struct SelfAttention_v2 {
 //                          d_in), naming both shapes;
 //   std::invalid_argument  when `from` has biases (qkv_bias=True): v1 has nowhere to put
 //                          them, and leaving them out would change the output.
-// The argument checks are checks::require_transferable (attn/checks.hpp).
+// The argument checks are arguments::transfer_weights (attn/arguments.hpp).
 void transfer_weights(const SelfAttention_v2& from, SelfAttention_v1& to);
 
 }  // namespace attn
