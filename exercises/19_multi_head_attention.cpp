@@ -34,8 +34,9 @@
 //   (head 0 holds features 0 and 1 of both tokens, head 1 features 2 and 3).
 // xtensor: xt::reshape_view(t, {B, T, H, D}) is view(); xt::transpose(t, {0, 2, 1, 3}) is
 // transpose(1, 2); assign the result to a Tensor4 to make it contiguous. Or write the index
-// formula above in four loops. Matrix products: xt::linalg::dot on 2-D operands only, so
-// loop over b and h; xt::view(heads, b, h, xt::all(), xt::all()) is one (T, head_dim) slice.
+// formula (step 3 of split_heads' TODO) in four loops. Matrix products: xt::linalg::dot on
+// 2-D operands only, so loop over b and h; xt::view(heads, b, h, xt::all(), xt::all()) is one
+// (T, head_dim) slice.
 #include "attn/arguments.hpp"
 #include "attn/errors.hpp"
 #include "attn/multi_head_attention.hpp"
