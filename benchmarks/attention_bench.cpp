@@ -34,13 +34,13 @@
 // attn::not_implemented gives "status": "not_implemented", a CUDA build without a GPU
 // "no_device".
 #include "attn/errors.hpp"
-#include "kit/gpu/backend.hpp"
 #include "attn/module.hpp"
 #include "attn/multi_head_attention.hpp"
 #include "attn/tiled_attention.hpp"
 #include "kit/compare.hpp"
 #include "kit/cpu/fast_attention.hpp"
 #include "kit/golden_store.hpp"
+#include "kit/gpu/backend.hpp"
 #include "kit/gpu/fused_module.hpp"
 #include "kit/gpu/tensors.hpp"
 

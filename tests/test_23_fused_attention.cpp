@@ -10,9 +10,9 @@
 #include "attn/errors.hpp"
 #include "attn/fused_attention.hpp"
 #include "attn/gpt2.hpp"
-#include "kit/gpu/backend.hpp"
 #include "attn/module.hpp"
 #include "attn/multi_head_attention.hpp"
+#include "kit/gpu/backend.hpp"
 #include "kit/gpu/tensors.hpp"
 #include "kit/testing.hpp"
 
