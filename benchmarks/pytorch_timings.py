@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """benchmarks/pytorch_timings.py — PyTorch's side of tools/kit dev bench and compare: the seeds'
-MultiHeadAttention class (tools/recorder/notebooks.py, ch03.ipynb In [37]) at GPT-2 width
+MultiHeadAttention class (tools/recorder/notebooks.py, ch03.ipynb In [36]) at GPT-2 width
 (d_in = d_out = 768, 12 heads, context_length 1024, qkv_bias False), timed in eager mode, and
 the same module with its attention done by torch.nn.functional.scaled_dot_product_attention
 (is_causal=True; PyTorch 2.0+, a row saying so otherwise), on CUDA if there is one, else the CPU.

@@ -19,6 +19,10 @@
 // (udlbook: a token is a COLUMN, projected as W x + b).
 // Each function's maths, shapes and the notebook's values:
 // include/attn/trainable_attention.hpp, Exercise 06.
+// Which numbers: ch03.ipynb draws W_query, W_key and W_value at torch.manual_seed(123), and the
+//   cases named *_seed123_* follow it; the *_seed42_* cases draw them at seed 42, the numbers the
+//   header quotes.
+//   `tools/kit show 06 token_seed123_query_2` prints one of them with its source.
 // Worked example (rows): x = [1, 2], W = [[1, 0, 1], [0, 1, 1]] -> x @ W = [1, 2, 3]
 // Worked example (columns): W = [[1, 2]], X = [[1, 0], [0, 1]], b = [[10]] -> [[11, 12]]
 #include "attn/arguments.hpp"

@@ -20,6 +20,9 @@
 // step: the scores are divided by sqrt(d_k), d_k being the length of a key vector.
 // Each function's maths, shapes and the notebook's values:
 // include/attn/trainable_attention.hpp, Exercise 07.
+// Which numbers: ch03.ipynb draws the weights at torch.manual_seed(123), and the cases named
+//   *_seed123 follow it; the *_seed42 cases draw them at seed 42, the numbers the header quotes.
+//   `tools/kit show 07 weights_seed123` prints one of them with its source.
 // Why sqrt(d_k)? A dot product adds d_k products, so its spread grows like sqrt(d_k). Left
 // unscaled, long vectors give large scores and softmax turns them into a near one-hot row
 // (tiny gradients, slow training). Dividing by sqrt(d_k) keeps the scores' spread near 1.

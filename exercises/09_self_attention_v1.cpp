@@ -19,6 +19,9 @@
 // W_query, W_key and W_value; every token (a row of x) is projected by x @ W.
 // The module's maths, shapes and the notebook's values: include/attn/self_attention.hpp,
 // Exercise 09.
+// Which numbers: ch03.ipynb builds SelfAttention_v1 at torch.manual_seed(123), and the case
+//   notebook_seed123 follows it; notebook_seed42 runs the same cell at seed 42.
+//   `tools/kit show 09 notebook_seed123` prints one of them with its source.
 // Worked example: d_in = d_out = 1, W_query = W_key = W_value = [[1]], x = [[0], [2]]:
 //   queries = keys = values = [[0], [2]], scores = [[0, 0], [0, 4]],
 //   weights = softmax([[0, 0], [0, 4]]) = [[0.5, 0.5], [0.018, 0.982]] (sqrt(1) = 1),

@@ -23,6 +23,10 @@
 // Then the attention is exercise 09's.
 // The module's maths, shapes and the notebook's values: include/attn/self_attention.hpp,
 // Exercise 10.
+// Which numbers: ch03.ipynb builds SelfAttention_v2 at torch.manual_seed(789), and the case
+//   notebook_seed789 follows it; notebook_seed123 follows exercise-solutions.ipynb (seed 123), and
+//   notebook_seed42 runs the cell at seed 42.
+//   `tools/kit show 10 notebook_seed789` prints one of them with its source.
 // Worked example of one layer: weight = [[1, 0, 2]] (d_out 1, d_in 3), bias = [0.5],
 //   x = [[1, 1, 1]] -> x @ weight.T + bias = [[1 + 0 + 2 + 0.5]] = [[3.5]].
 // Add the bias only when there is one (`layer.has_bias()`); xtensor broadcasts a (d_out,)

@@ -18,6 +18,10 @@
 // above it, then divide every row by its new sum so that each row sums to 1 again.
 // Each function's maths, shapes and the notebook's values: include/attn/causal_attention.hpp,
 // Exercise 12.
+// Which numbers: ch03.ipynb masks the weights of a SelfAttention_v2 built at
+//   torch.manual_seed(789), and the cases notebook and apply_notebook follow it; the *_seed42 cases
+//   run the same cells at seed 42.
+//   `tools/kit show 12 notebook` prints one of them with its source.
 // Worked example, T = 2: weights [[0.5, 0.5], [0.2, 0.8]] -> mask [[1, 0], [1, 1]]
 //   -> masked [[0.5, 0], [0.2, 0.8]] -> normalized [[1, 0], [0.2, 0.8]]
 // Exercise 13 reaches the same weights in one step, with -inf before softmax.

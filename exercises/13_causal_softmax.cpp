@@ -16,6 +16,10 @@
 // weight 0 on its own, and each row still sums to 1.
 // Each function's maths, shapes and the notebook's values: include/attn/causal_attention.hpp,
 // Exercise 13.
+// Which numbers: ch03.ipynb masks the scores of a SelfAttention_v2 built at torch.manual_seed(789),
+//   and the cases notebook, mask_notebook and two_ways_notebook follow it (row 2 of the weights:
+//   0.5517, 0.4483); the *_seed42 cases run the same cells at seed 42 (row 2: 0.4775, 0.5225).
+//   `tools/kit show 13 notebook` prints one of them with its source.
 // Worked example, d_k = 1: scores [[0, 5], [0, 0]] -> mask [[0, 1], [0, 0]]
 //   -> masked [[0, -inf], [0, 0]] -> weights [[1, 0], [0.5, 0.5]]
 // The result equals exercise 12's mask_and_renormalize(softmax(scores / sqrt(d_k), -1)): a

@@ -18,6 +18,10 @@
 // alone, with the mask's first T rows and columns (T <= context_length tokens).
 // The module's maths, shapes and the notebook's values: include/attn/causal_attention.hpp,
 // Exercise 15.
+// Which numbers: ch03.ipynb builds CausalAttention at torch.manual_seed(123), and the cases
+//   notebook, two_heads_notebook and bias_notebook_seed123 follow it; the *_seed42 cases run the
+//   same cells at seed 42.
+//   `tools/kit show 15 notebook` prints one of them with its source.
 // Worked example, one token: T = 1, so the only weight is 1 and context[b][0] = values of
 // x[b][0], whatever the scores.
 // Every call computes its attention weights from its OWN queries and keys: the book's first

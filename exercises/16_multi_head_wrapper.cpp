@@ -21,6 +21,9 @@
 // side along the last axis, head 0 first.
 // The module's maths, shapes and the notebook's values: include/attn/multi_head_attention.hpp,
 // Exercise 16.
+// Which numbers: ch03.ipynb builds the wrapper's heads at torch.manual_seed(123), and the case
+//   notebook follows it; notebook_seed42 runs the same cell at seed 42.
+//   `tools/kit show 16 notebook` prints one of them with its source.
 // Worked example, two heads of d_out 1 on one token: head 0 gives [[[0.5]]], head 1
 // [[[-2.0]]], so the wrapper gives [[[0.5, -2.0]]] (shape (1, 1, 2)).
 // Inside forward the module's members are in scope: heads (a std::vector<CausalAttention>),

@@ -1,7 +1,7 @@
 // exercises/19_multi_head_attention.cpp — Exercise 19: MultiHeadAttention, one projection split
 // into heads.
 //
-// The notebook cell it mirrors, In [37] of the book's chapter 3 notebook:
+// The notebook cell it mirrors, In [36] of the book's chapter 3 notebook:
 //   https://github.com/rasbt/LLMs-from-scratch/blob/main/ch03/01_main-chapter-code/ch03.ipynb
 //   keys = self.W_key(x)                                   # (b, num_tokens, d_out)
 //   keys = keys.view(b, num_tokens, self.num_heads, self.head_dim).transpose(1, 2)

@@ -4,7 +4,7 @@
 // The book's §3.6.2 compares the two classes of ch03.ipynb:
 //   MultiHeadAttentionWrapper (In [35]): num_heads CausalAttention heads, each its own
 //     (head_dim, d_in) W_query, W_key, W_value, run one after the other and concatenated;
-//   MultiHeadAttention (In [37]): ONE (d_out, d_in) W_query (and W_key, W_value) for all
+//   MultiHeadAttention (In [36]): ONE (d_out, d_in) W_query (and W_key, W_value) for all
 //     heads, split into heads by view -> transpose, merged back, then out_proj.
 //   https://github.com/rasbt/LLMs-from-scratch/blob/main/ch03/01_main-chapter-code/ch03.ipynb
 // Declared in include/attn/multi_head_attention.hpp (fuse_heads).

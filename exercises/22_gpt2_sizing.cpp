@@ -1,11 +1,12 @@
 // exercises/22_gpt2_sizing.cpp — Exercise 22: GPT-2 small's attention layer, built and counted.
 //
-// The book's Exercise 3.3, ch03.ipynb In [39]:
-//   https://github.com/rasbt/LLMs-from-scratch/blob/main/ch03/01_main-chapter-code/ch03.ipynb
-//   n_heads = 12
-//   d_in, d_out = 768, 768
+// The book's Exercise 3.3, in exercise-solutions.ipynb:
+//   https://github.com/rasbt/LLMs-from-scratch/blob/main/ch03/01_main-chapter-code/exercise-solutions.ipynb
 //   context_length = 1024
-//   mha = MultiHeadAttention(d_in, d_out, context_length, 0.0, n_heads, False)
+//   d_in, d_out = 768, 768
+//   num_heads = 12
+//   mha = MultiHeadAttention(d_in, d_out, context_length, 0.0, num_heads)
+//   count_parameters(mha)                                    # 2360064 (2.36 M)
 // and the same layer's parameter count, as the course's multi-head attention notes compute it:
 //   sum(p.numel() for p in gpt2_mha.parameters())            # 2,362,368 with qkv_bias=True
 // Declared in include/attn/gpt2.hpp. Check your work: `tools/kit check 22`. Stuck?

@@ -1,7 +1,7 @@
 // exercises/23_fused_attention.cu — Exercise 23: fused causal attention, one Thrust functor per
 // query row (the GPU track).
 //
-// The notebook cell it fuses, In [37] of the book's chapter 3 notebook:
+// The notebook cell it fuses, In [36] of the book's chapter 3 notebook:
 //   https://github.com/rasbt/LLMs-from-scratch/blob/main/ch03/01_main-chapter-code/ch03.ipynb
 //   attn_scores = queries @ keys.transpose(2, 3)           # (b, num_heads, T, T)
 //   attn_scores.masked_fill_(mask_bool, -torch.inf)

@@ -1,7 +1,7 @@
 // exercises/24_tiled_attention.cu — Exercise 24: tiled causal attention in CUDA, tiles of keys
 // and values in shared memory (FlashAttention's forward; the GPU track).
 //
-// The same attention as exercise 23 (ch03.ipynb In [37], per batch item and head:
+// The same attention as exercise 23 (ch03.ipynb In [36], per batch item and head:
 //   https://github.com/rasbt/LLMs-from-scratch/blob/main/ch03/01_main-chapter-code/ch03.ipynb)
 // The maths, shapes, and the sizes tile_size, max_head_dim and tile_columns:
 // include/attn/tiled_attention.hpp, Exercise 24. Check your work: `tools/kit check 24`. Stuck?

@@ -1,6 +1,6 @@
 // solutions/19_multi_head_attention.cpp — reference solution of Exercise 19: MultiHeadAttention.
 //
-// Source: ch03.ipynb In [37] (see exercises/19_multi_head_attention.cpp). Declared in
+// Source: ch03.ipynb In [36] (see exercises/19_multi_head_attention.cpp). Declared in
 // include/attn/multi_head_attention.hpp. Uses exercise 03 (softmax); the kit links its
 // reference solution.
 #include "attn/arguments.hpp"

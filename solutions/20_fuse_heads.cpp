@@ -1,7 +1,7 @@
 // solutions/20_fuse_heads.cpp — reference solution of Exercise 20: a wrapper's heads fused
 // into one MultiHeadAttention.
 //
-// Source: ch03.ipynb In [35] and In [37], compared in the book's §3.6.2 (see
+// Source: ch03.ipynb In [35] and In [36], compared in the book's §3.6.2 (see
 // exercises/20_fuse_heads.cpp). Declared in include/attn/multi_head_attention.hpp.
 #include "attn/causal_attention.hpp"
 #include "attn/errors.hpp"

@@ -1,7 +1,7 @@
 // solutions/22_gpt2_sizing.cpp — reference solution of Exercise 22: GPT-2 small's attention
 // layer, built and counted.
 //
-// Source: the book's Exercise 3.3 (ch03.ipynb In [39]) and the GPT-2 exercise of
+// Source: the book's Exercise 3.3 (exercise-solutions.ipynb) and the GPT-2 exercise of
 // ../shared/seeds/002_eeebb14cde2caf31.txt (see exercises/22_gpt2_sizing.cpp). Declared in
 // include/attn/gpt2.hpp. The module and its forward are exercise 19's; the kit links its reference
 // solution.

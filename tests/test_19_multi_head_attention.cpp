@@ -1,10 +1,9 @@
 // tests/test_19_multi_head_attention.cpp — Exercise 19: MultiHeadAttention with weight splits
-// (ch03.ipynb In [37], In [38]; In [8] of ../shared/seeds/002_eeebb14cde2caf31.txt). Compiled once;
-// linked against exercises/ and solutions/19_multi_head_attention.cpp, and the reference solutions
-// of the earlier exercises. The cases are in reference_data/19_multi_head_attention/: split_heads,
-// merge_heads and truncated_mask on their own, then the module, its parameters under their
-// state_dict() names (W_query.weight.npy, ..., out_proj.bias.npy) or the seed
-// attn::HashedUniform draws them from.
+// (ch03.ipynb In [36]; In [8] of the seed 002). Compiled once; linked against exercises/ and
+// solutions/19_multi_head_attention.cpp, and the reference solutions of the earlier exercises.
+// The cases are in reference_data/19_multi_head_attention/: split_heads, merge_heads and
+// truncated_mask on their own, then the module, its parameters under their state_dict() names
+// (W_query.weight.npy, ..., out_proj.bias.npy) or the seed attn::HashedUniform draws them from.
 #include "attn/errors.hpp"
 #include "attn/module.hpp"
 #include "attn/multi_head_attention.hpp"

@@ -1,5 +1,5 @@
 // tests/test_20_fuse_heads.cpp — Exercise 20: a wrapper's heads fused into one
-// MultiHeadAttention (ch03.ipynb In [35] and In [37]). Compiled once; linked against exercises/
+// MultiHeadAttention (ch03.ipynb In [35] and In [36]). Compiled once; linked against exercises/
 // and solutions/20_fuse_heads.cpp, and the reference solutions of the earlier exercises (the
 // wrapper's forward is exercise 16's, the fused module's exercise 19's). The cases are in
 // reference_data/20_fuse_heads/: a wrapper's parameters under their state_dict() names

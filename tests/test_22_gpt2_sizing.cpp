@@ -1,5 +1,5 @@
 // tests/test_22_gpt2_sizing.cpp — Exercise 22: GPT-2 small's attention layer (the book's
-// Exercise 3.3, ch03.ipynb In [39]; In [9] to In [12] of the seed 002). Compiled
+// Exercise 3.3, exercise-solutions.ipynb; In [9] to In [12] of the seed 002). Compiled
 // once; linked against exercises/ and solutions/22_gpt2_sizing.cpp, and the reference
 // solutions of the earlier exercises (the module's forward is exercise 19's). The cases are in
 // reference_data/22_gpt2_sizing/. A GPT-2-width module has 2.36 M parameters: no case stores
@@ -105,7 +105,7 @@ namespace {
 // GPT-2 small's sizes, from the notebook cases: one 1024-token sequence, 12 heads, d_in 768.
 const std::string scores = "22_gpt2_sizing/notebook_scores";
 const std::string mask = "22_gpt2_sizing/notebook_mask";
-const std::string small = "22_gpt2_sizing/notebook_small_flops";  // ch03.ipynb In [38]'s
+const std::string small = "22_gpt2_sizing/notebook_small_flops";  // ch03.ipynb In [36]'s
 
 }  // namespace
 

@@ -1,5 +1,5 @@
 // tests/test_23_fused_attention.cpp — Exercise 23: the fused causal attention kernel (the GPU
-// track; ch03.ipynb In [37]'s attention, one Thrust functor per query row). Compiled once;
+// track; ch03.ipynb In [36]'s attention, one Thrust functor per query row). Compiled once;
 // linked against exercises/ and solutions/23_fused_attention.cu, which run on this build's
 // backend: Thrust's OpenMP backend (the default build) or CUDA (preset cuda). The cases are in
 // reference_data/23_fused_attention/: the kernel on queries, keys and values (B, heads, T,

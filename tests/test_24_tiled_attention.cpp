@@ -1,5 +1,5 @@
 // tests/test_24_tiled_attention.cpp — Exercise 24: tiled causal attention in CUDA, tiles of keys
-// and values in shared memory (the GPU track; ch03.ipynb In [37]'s attention). Compiled once;
+// and values in shared memory (the GPU track; ch03.ipynb In [36]'s attention). Compiled once;
 // linked against exercises/ and solutions/24_tiled_attention.cu, which run on the kit's CUDA
 // emulator (g++, every build without CUDA) or on a GPU (preset cuda). The cases are in
 // reference_data/24_tiled_attention/: the kernel on queries, keys and values (B, heads, T,

@@ -6,7 +6,7 @@
 // 3 notebook, ch03.ipynb, is public:
 //   https://github.com/rasbt/LLMs-from-scratch/blob/main/ch03/01_main-chapter-code/ch03.ipynb
 // The notebook masks the weights of SelfAttention_v2 (In [25], seed 789): "notebook" cases use
-// those, "notebook_seed42" cases the same cells at seed 42 (the book's first printing).
+// those, "notebook_seed42" cases the same cells at seed 42 (the course's copy's seed).
 //
 // Convention (row convention, as in PyTorch): row i of a (T, T) score or weight matrix is
 // query token i, column j key token j; "the future" of row i is every column j > i, the

@@ -12,7 +12,7 @@
 //
 // Plain pointers and sizes, no xtensor: this header is read by nvcc, which never parses
 // xtensor. kit/gpu/tensors.hpp converts attn::Tensor4 to and from the backend's memory.
-// The public notebook whose attention this fuses, ch03.ipynb In [37]:
+// The public notebook whose attention this fuses, ch03.ipynb In [36]:
 //   https://github.com/rasbt/LLMs-from-scratch/blob/main/ch03/01_main-chapter-code/ch03.ipynb
 #pragma once
 
@@ -45,7 +45,7 @@ using CausalAttentionKernel = void (*)(const float* queries, const float* keys, 
                                        float* context, const HeadsShape& shape);
 
 // ---- Exercise 23 — fused causal attention, one Thrust functor per query row -------------
-// ch03.ipynb In [37], per batch item b and head h, without the T x T tensors:
+// ch03.ipynb In [36], per batch item b and head h, without the T x T tensors:
 //   attn_scores = queries @ keys.transpose(2, 3)
 //   attn_scores.masked_fill_(mask_bool, -torch.inf)
 //   attn_weights = torch.softmax(attn_scores / keys.shape[-1]**0.5, dim=-1)

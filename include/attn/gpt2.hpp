@@ -1,6 +1,6 @@
 // attn/gpt2.hpp — group E: GPT-2 sizing (exercise 22).
 //
-// The book's Exercise 3.3 (ch03.ipynb In [39]; exercise-solutions.ipynb, Exercise 3.3):
+// The book's Exercise 3.3 (exercise-solutions.ipynb, Exercise 3.3):
 //   "Using the MultiHeadAttention class, initialize a multi-head attention module that has
 //    the same number of attention heads as the smallest GPT-2 model (12 attention heads).
 //    Also ensure that you use the respective input and output embedding sizes similar to

@@ -226,7 +226,7 @@ struct UnmaskedMultiHeadAttention {
 };
 
 // ---- Exercise 19 — MultiHeadAttention: one projection, split into heads (book §3.6.2) ----
-// ch03.ipynb In [37] (the course's multi-head attention notes build the same class):
+// ch03.ipynb In [36] (the course's multi-head attention notes build the same class):
 //   class MultiHeadAttention(nn.Module):
 //       def __init__(self, d_in, d_out, context_length, dropout, num_heads, qkv_bias=False):
 //           assert (d_out % num_heads == 0), "d_out must be divisible by num_heads"
@@ -260,8 +260,8 @@ struct UnmaskedMultiHeadAttention {
 // Printed at torch.manual_seed(123), d_in 3, d_out 2, 2 heads, on the batch of two copies of
 // the six inputs (as the course's multi-head attention notes run it): shape (2, 6, 2), first rows
 //   [[0.3190, 0.4858], [0.2943, 0.3897], [0.2856, 0.3593], ...]
-// ch03.ipynb In [38] runs the same cell where the generator has moved on since its seed 42
-// (the wrappers of In [35] and In [36] drew first): [[-0.6380, 0.3370], [-0.7576, 0.2926], ...]
+// The course's copy of ch03.ipynb runs the same cell at seed 42, after its two wrappers drew
+// from the generator: [[-0.6380, 0.3370], [-0.7576, 0.2926], ...]
 
 // Exercise 19a. q.view(b, num_tokens, num_heads, head_dim).transpose(1, 2):
 //   projected (B, T, d_out) -> heads (B, num_heads, T, head_dim), head_dim = d_out / num_heads

@@ -15,7 +15,7 @@
 // and g++ for the kit's CUDA emulator, which runs the kernel on the CPU and names a race, a
 // barrier not every thread reaches, an index out of bounds or a read of a tile row never
 // loaded, with the threads and the lines of exercises/24_tiled_attention.cu.
-// The public notebook whose attention this computes, ch03.ipynb In [37]:
+// The public notebook whose attention this computes, ch03.ipynb In [36]:
 //   https://github.com/rasbt/LLMs-from-scratch/blob/main/ch03/01_main-chapter-code/ch03.ipynb
 #pragma once
 

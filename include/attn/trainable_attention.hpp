@@ -9,8 +9,8 @@
 //   A token is a ROW. inputs: (T, d_in), the six "Your journey starts with one step" tokens
 //   (T = 6, d_in = 3). The weights are (d_in, d_out) matrices, d_out = 2, drawn by
 //   torch.rand after torch.manual_seed(...), and a token is projected as x @ W.
-//   The book prints the values at seed 42 (query_2 = [1.0760, 1.7344]); the public notebook
-//   draws at seed 123 (query_2 = [0.4306, 1.4551]). The kit's cases cover both.
+//   The public notebook draws at seed 123 (query_2 = [0.4306, 1.4551]), the course's copy of
+//   it at seed 42 (query_2 = [1.0760, 1.7344]). The kit's cases cover both.
 //
 // COLUMN convention — Understanding Deep Learning's 12_1_Self_Attention.ipynb, Exercises 1
 // to 7, in its PyTorch form (inputs at torch.manual_seed(3), weights at torch.manual_seed(0)):

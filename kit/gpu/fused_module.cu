@@ -1,5 +1,5 @@
 // kit/gpu/fused_module.cu — MultiHeadAttention's forward on the GPU track
-// (kit/gpu/fused_module.hpp): ch03.ipynb In [37] with the attention fused into one kernel.
+// (kit/gpu/fused_module.hpp): ch03.ipynb In [36] with the attention fused into one kernel.
 //   x (B, T, d_in) --one Linear (3 * d_out, d_in)--> queries | keys | values (B, T, 3 * d_out)
 //   --split_heads--> three (B, heads, T, head_dim) --kernel--> context (B, heads, T, head_dim)
 //   --merge_heads--> (B, T, d_out) --out_proj--> (B, T, d_out)

@@ -110,6 +110,19 @@ class DocsTest(unittest.TestCase):
                                   f"{path.relative_to(ROOT)}:{number} names a file students do "
                                   f"not have: {line.strip()}")
 
+    def test_every_case_a_student_file_names_exists(self):
+        cases = json.loads((ROOT / "reference_data" / "MANIFEST.json").read_text())["cases"]
+        exercise_folders = {name.split("_")[0]: name.split("/")[0] for name in cases}
+        for path in STUDENT_FILES:
+            if not path.is_file():
+                continue
+            text = path.read_text(encoding="utf-8")
+            for number, case in re.findall(r"`tools/kit show (\d\d) (\w+)`", text):
+                with self.subTest(file=path.name, case=case):
+                    self.assertTrue(f"{exercise_folders.get(number)}/{case}" in cases,
+                                    f"{path.relative_to(ROOT)} names case {case} of exercise "
+                                    f"{number}, which the case set does not have")
+
     def test_include_attn_holds_only_what_a_students_file_includes(self):
         """The kit's own headers live in its libraries' folders (kit/*/include), not among the
         exercise API a student reads."""

@@ -71,7 +71,7 @@ def state_of(module):
     return cells.state_dict_of(module)
 
 
-# ---- the fused MultiHeadAttention (ch03.ipynb In [37]) -------------------------------------
+# ---- the fused MultiHeadAttention (ch03.ipynb In [36]) -------------------------------------
 
 MHA_LAYERS = ("W_query", "W_key", "W_value", "out_proj")
 
@@ -96,7 +96,7 @@ def merge(heads):
 
 
 def mha_module(state, num_heads, context_length):
-    """ch03.ipynb In [37]'s MultiHeadAttention holding `state`'s parameters, dropout 0."""
+    """ch03.ipynb In [36]'s MultiHeadAttention holding `state`'s parameters, dropout 0."""
     d_out, d_in = state["W_query.weight"].shape
     module = notebooks.MultiHeadAttention(d_in, d_out, int(context_length), 0.0, int(num_heads),
                                           qkv_bias="W_query.bias" in state)

@@ -149,7 +149,8 @@ def record(exercise):
         trainable.check_printed()
     for seed in (42, 123):
         step = trainable.RowStep(seed)
-        weights = f"weights at seed {seed}" + (", as the book prints" if seed == 42 else "")
+        weights = f"weights at seed {seed}" + (", as the course's copy prints" if seed == 42
+                                               else "")
         for name, W in (("query", step.W_query), ("key", step.W_key), ("value", step.W_value)):
             exercise.notebook(f"token_seed{seed}_{name}_2", PROJECT_TOKEN,
                               f"ch03.ipynb In [17] ({name}_2 = x_2 @ W_{name}, {weights})",

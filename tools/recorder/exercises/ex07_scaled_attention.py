@@ -286,7 +286,8 @@ def record(exercise):
         trainable.check_printed()
     for seed in (42, 123):
         step = trainable.RowStep(seed)
-        weights = f"weights at seed {seed}" + (", as the book prints" if seed == 42 else "")
+        weights = f"weights at seed {seed}" + (", as the course's copy prints" if seed == 42
+                                               else "")
         exercise.notebook(f"scores_seed{seed}", ATTENTION_SCORES,
                           f"ch03.ipynb In [19] and In [20] ({weights})",
                           query=step.query_2, keys=step.keys)

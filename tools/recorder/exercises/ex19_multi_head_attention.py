@@ -1,5 +1,5 @@
-"""Exercise 19, multi_head_attention: MultiHeadAttention with weight splits (ch03.ipynb In [37],
-In [38]; 002 In [7], In [8]), and its pieces as cases of their own: split_heads (view ->
+"""Exercise 19, multi_head_attention: MultiHeadAttention with weight splits (ch03.ipynb In [36];
+002 In [7], In [8]), and its pieces as cases of their own: split_heads (view ->
 transpose), merge_heads (transpose -> contiguous -> view) and truncated_mask
 (mask.bool()[:T, :T], a bool golden).
 
@@ -353,9 +353,9 @@ def drawn_hashed(batch, tokens, d_in, head_dim, num_heads, extra, qkv_bias):
 def record(exercise):
     check_printed()
     batch = mh.cells.journey_batch()
-    cell = "ch03.ipynb In [37]"
+    cell = "ch03.ipynb In [36]"
     exercise.notebook("split_notebook", SPLIT, f"{cell}: queries.view(b, T, num_heads, "
-                      "head_dim).transpose(1, 2) at In [38]'s shapes (2, 6, 2), 2 heads",
+                      "head_dim).transpose(1, 2) at In [36]'s shapes (2, 6, 2), 2 heads",
                       projected=torch.arange(24, dtype=torch.float32).view(2, 6, 2) / 10,
                       num_heads=2)
     exercise.drawn("split_three_heads", SPLIT, f"{cell}: the split on seeded randn values",
@@ -374,11 +374,11 @@ def record(exercise):
                    drawn_mask((6, (1, 8)), (6, (8, 8))))
 
     for seed_case, state, source in (
-            ("notebook", seeded_mha(123), "ch03.ipynb In [37]: MultiHeadAttention(3, 2, 6, "
+            ("notebook", seeded_mha(123), "ch03.ipynb In [36]: MultiHeadAttention(3, 2, 6, "
              "0.0, num_heads=2) made right after torch.manual_seed(123), on In [33]'s batch"),
             ("notebook_ch03", seeded_mha(42, before=after_the_wrappers_of_ch03()),
-             "ch03.ipynb In [38]: MultiHeadAttention(3, 2, 6, 0.0, num_heads=2) after the "
-             "wrappers of In [35] and In [36] drew from seed 42")):
+             "ch03.ipynb In [36] as the course's copy runs it: MultiHeadAttention(3, 2, 6, 0.0, "
+             "num_heads=2) after its two wrappers drew from torch.manual_seed(42)")):
         exercise.notebook(seed_case, mha_kind(), source, x=batch, num_heads=2,
                           context_length=6, **state)
     seeded = f"{cell} on a seeded randn batch and parameters"

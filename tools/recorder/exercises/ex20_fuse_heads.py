@@ -1,5 +1,5 @@
 """Exercise 20, fuse_heads: a MultiHeadAttentionWrapper's heads fused into one
-MultiHeadAttention (ch03.ipynb In [35] and In [37], compared in the book's §3.6.2 and the
+MultiHeadAttention (ch03.ipynb In [35] and In [36], compared in the book's §3.6.2 and the
 multi-head tutorial's "Key Differences from the Wrapper"): each projection's heads stacked row
 after row, out_proj the identity with a zero bias. The outputs are the fused module's
 parameters and its forward, which is the wrapper's (check_same_output shows it on every case
@@ -113,10 +113,10 @@ def fuse_kind(num_heads, qkv_bias=False):
 def record(exercise):
     batch = mh.cells.journey_batch()
     exercise.notebook("notebook", fuse_kind(2),
-                      "ch03.ipynb In [35] and In [37]: the wrapper of In [35] (seed 123, d_out "
+                      "ch03.ipynb In [35] and In [36]: the wrapper of In [35] (seed 123, d_out "
                       "2, 2 heads) fused into one MultiHeadAttention",
                       x=batch, num_heads=2, context_length=6, **seeded_heads(123, 2))
-    seeded = "ch03.ipynb In [35] and In [37]: a wrapper of seeded randn weights, fused"
+    seeded = "ch03.ipynb In [35] and In [36]: a wrapper of seeded randn weights, fused"
     for name, heads, sizes, qkv_bias, seed in (
             ("three_heads", 3, ((2, (1, 3)), (5, (1, 9)), (4, (1, 6)), (2, (1, 4)),
                                 (2, (0, 4))), False, 2001),

@@ -1,5 +1,5 @@
-"""Exercise 22, gpt2_sizing: GPT-2 small's attention layer (the book's Exercise 3.3, ch03.ipynb
-In [39]; 002 In [9] to In [12]; 000's Exercise 3.3), built by the student's
+"""Exercise 22, gpt2_sizing: GPT-2 small's attention layer (the book's Exercise 3.3,
+exercise-solutions.ipynb; 002 In [9] to In [12]; 000's Exercise 3.3), built by the student's
 gpt2_small_attention and run at T = 64 (the whole output a golden) and T = 1024 (000's batch
 of one 1024-token sequence; its (1, 1024, 768) output is checked by its sums over each token
 and each feature); its parameters, memory and FLOPs counted exactly (int64 goldens).
@@ -362,7 +362,7 @@ def check_printed():
 @recorder("22")
 def record(exercise):
     check_printed()
-    gpt2 = "the book's Exercise 3.3 (ch03.ipynb In [39])"
+    gpt2 = "the book's Exercise 3.3 (exercise-solutions.ipynb)"
     with_bias = ("exercise-solutions.ipynb, Exercise 3.3 with GPT-2's qkv_bias=True (GPT-2's "
                  "query, key and value layers have biases)")
     exercise.notebook("notebook_w_query", LINEAR_COUNT, f"{with_bias}: W_query's parameters",
@@ -381,7 +381,7 @@ def record(exercise):
                       context_length=1024)
     exercise.notebook("notebook_flops", FLOPS, f"{gpt2}: one forward of one 1024-token "
                       "sequence", **GPT2, qkv_bias=0, batch=1, T=1024)
-    exercise.notebook("notebook_small_flops", FLOPS, "ch03.ipynb In [38]'s module (d_in 3, "
+    exercise.notebook("notebook_small_flops", FLOPS, "ch03.ipynb In [36]'s module (d_in 3, "
                       "d_out 2, 2 heads) on its batch", d_in=3, d_out=2, context_length=6,
                       num_heads=2, qkv_bias=0, batch=2, T=6)
     # Counts past 2^31 and 2^32, so that 32-bit arithmetic (an int or unsigned anywhere in

@@ -1,5 +1,5 @@
 """Exercise 23, fused_attention: the fused causal attention kernel of the GPU track, one Thrust
-functor per query row with an online softmax (ch03.ipynb In [37]'s scores, mask, softmax and
+functor per query row with an online softmax (ch03.ipynb In [36]'s scores, mask, softmax and
 weighted values, per batch item and head, without the T x T tensors).
 
 Two kinds of case. causal_attention: the kernel on queries, keys and values (B, heads, T,
@@ -38,7 +38,7 @@ def future(T, diagonal=1):
 
 
 def attention(queries, keys, values, masked=True, diagonal=1, divisor=None):
-    """ch03.ipynb In [37] per batch item and head: softmax(masked scores / sqrt(head_dim)) @
+    """ch03.ipynb In [36] per batch item and head: softmax(masked scores / sqrt(head_dim)) @
     values, (B, heads, T, head_dim) -> (B, heads, T, head_dim)."""
     T, head_dim = queries.shape[-2], queries.shape[-1]
     scores = queries @ keys.transpose(-2, -1)
@@ -333,7 +333,7 @@ GPT2_FORWARD = KernelKind(
 # ---- the cases ----------------------------------------------------------------------------
 
 def notebook_heads():
-    """The queries, keys and values in heads of ch03.ipynb In [37]'s module (d_in 3, d_out 2,
+    """The queries, keys and values in heads of ch03.ipynb In [36]'s module (d_in 3, d_out 2,
     2 heads, made right after torch.manual_seed(123)) on In [33]'s batch."""
     state = ex19.seeded_mha(123)
     x = mh.cells.journey_batch()
@@ -368,7 +368,7 @@ def far_from_zero(batch, heads, tokens, head_dim, offset):
 
 @recorder("23")
 def record(exercise):
-    cell = "ch03.ipynb In [37]"
+    cell = "ch03.ipynb In [36]"
     exercise.notebook("worked_example", ATTENTION, f"{cell}: the stub's worked example, one "
                       "head of head_dim 1, q = k = [[0], [1]], v = [[2], [4]]",
                       queries=torch.tensor([[[[0.0], [1.0]]]]),

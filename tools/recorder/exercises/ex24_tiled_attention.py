@@ -1,5 +1,5 @@
 """Exercise 24, tiled_attention: the tiled causal attention kernel in CUDA, tiles of keys and
-values in shared memory (ch03.ipynb In [37]'s attention, per batch item and head, as
+values in shared memory (ch03.ipynb In [36]'s attention, per batch item and head, as
 FlashAttention's forward computes it).
 
 The answer is exercise 23's, and so are the wrong answers a kernel's numbers can show: its
@@ -34,7 +34,7 @@ ATTENTION = replace(ex23.ATTENTION,
 
 @recorder("24")
 def record(exercise):
-    cell = "ch03.ipynb In [37]"
+    cell = "ch03.ipynb In [36]"
     exercise.notebook("worked_example", ATTENTION, f"{cell}: exercise 23's worked example, one "
                       "head of head_dim 1, q = k = [[0], [1]], v = [[2], [4]]: one block, one "
                       "tile of 2 of its 32 rows",
