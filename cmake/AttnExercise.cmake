@@ -16,7 +16,9 @@
 # versions of all earlier exercises, so a student may call any earlier function, and one
 # early bug costs one exercise, not every later one.
 
-# The flags of an exercise file, the student's or the solution: full debug information, -Og
+# The flags of an exercise file, the student's or the solution: full debug information (a
+# debugger shows the student's variables), without GCC's variable-tracking assignments, which
+# made the recompile after an edit 0.12 s (10 %) slower for more precise locations; -Og
 # so that GCC's data-flow warnings run (at -O0 it cannot see an uninitialised accumulator),
 # and the warnings that are always a bug in these exercises as errors. GCC misses some
 # uninitialised variables at -Og (one updated through xtensor's operators): pattern
@@ -27,7 +29,8 @@
 include(AttnRecipe)  # attn_record_recipe(): the grader's build recipe
 
 set(ATTN_EXERCISE_FILE_FLAGS
-    "$<$<CONFIG:Debug>:-g;-Og;-Werror=uninitialized;-Werror=maybe-uninitialized>"
+    "$<$<CONFIG:Debug>:-g;-fno-var-tracking-assignments;-Og>"
+    "$<$<CONFIG:Debug>:-Werror=uninitialized;-Werror=maybe-uninitialized>"
     -Werror=return-type -ftrivial-auto-var-init=pattern)
 
 # Every exercise file reuses one precompiled header of the xtensor headers, which makes the
