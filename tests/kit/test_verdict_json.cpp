@@ -1,6 +1,7 @@
-// tests/kit/test_verdict_json.cpp — the "matrix" of a mismatch (attention_matrix_json): an
-// attention matrix's values for tools/kit's picture, only for weights and scores of shape
-// (..., T, T), only for a public case set, never for another output or a hidden case.
+// tests/kit/test_verdict_json.cpp — the "matrix" of a mismatch (attention_matrix_of, as
+// attention_matrix_json writes it): an attention matrix's values for tools/kit's picture,
+// only for weights and scores of shape (..., T, T), only for a public case set, never for
+// another output or a hidden case.
 #include "kit/verdict_json.hpp"
 
 #include <gmock/gmock.h>
@@ -13,6 +14,7 @@ namespace {
 
 using attn::kit::any_tensor;
 using attn::kit::attention_matrix_json;
+using attn::kit::attention_matrix_of;
 using attn::kit::compare;
 using attn::kit::expected_golden;
 using attn::kit::float_tensor;
@@ -29,7 +31,9 @@ expected_golden golden(const float_tensor& tensor) {
 
 nlohmann::json matrix(const std::string& case_set, const std::string& output, const any_tensor& got,
                       const float_tensor& expected) {
-    return attention_matrix_json(case_set, output, got, expected, compare(got, golden(expected)));
+    const auto found =
+        attention_matrix_of(case_set, output, got, expected, compare(got, golden(expected)));
+    return found ? attention_matrix_json(*found) : nlohmann::json(nullptr);
 }
 
 TEST(AttentionMatrixJsonTest, GivesBothMatricesAndTheCellsBeyondTheTolerance) {
@@ -39,6 +43,17 @@ TEST(AttentionMatrixJsonTest, GivesBothMatricesAndTheCellsBeyondTheTolerance) {
     EXPECT_EQ(json["got"], nlohmann::json({0.5, 0.25, 0.25, 0.5, 0.5, 0.0, 0.25, 0.25, 0.5}));
     EXPECT_EQ(json["expected"], nlohmann::json({1.0, 0.0, 0.0, 0.5, 0.5, 0.0, 0.25, 0.25, 0.5}));
     EXPECT_EQ(json["beyond"], nlohmann::json({0, 1, 2}));
+}
+
+TEST(AttentionMatrixJsonTest, ShowsTheExpectedMatrixAloneWhereItHasNoResult) {
+    auto expected_only = attention_matrix_of("public", "weights", causal, causal, {});
+    ASSERT_TRUE(expected_only.has_value());
+    expected_only->got.clear();  // as `tools/kit show` writes an expected output
+    expected_only->beyond.clear();
+    const auto json = attention_matrix_json(*expected_only);
+    EXPECT_EQ(json["expected"], nlohmann::json({1.0, 0.0, 0.0, 0.5, 0.5, 0.0, 0.25, 0.25, 0.5}));
+    EXPECT_FALSE(json.contains("got"));
+    EXPECT_FALSE(json.contains("beyond"));
 }
 
 TEST(AttentionMatrixJsonTest, WritesSevenDigitsAndNonFiniteValuesAsStrings) {

@@ -7,4 +7,5 @@
 // rest of kit_core stays at the build's own level: optimising it cost the first check of a
 // fresh clone 3 s of CPU and bought nothing anyone waits for.
 #include "golden_store.cpp"
+#include "json_lines.cpp"
 #include "verdict_json.cpp"

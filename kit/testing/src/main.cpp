@@ -33,7 +33,6 @@
 #include "kit/testing.hpp"
 #include "kit/throw_site.hpp"
 #include "kit/torch_format.hpp"
-#include "kit/verdict_json.hpp"
 #include "kit/verdicts.hpp"
 
 #include <algorithm>
@@ -246,7 +245,7 @@ private:
             if (!compared.passed) {
                 failure_facts facts{"mismatch", name, compared};
                 facts.matrix =
-                    attention_matrix_json(store_.case_set(), name, value, golden.tensor, compared);
+                    attention_matrix_of(store_.case_set(), name, value, golden.tensor, compared);
                 facts.call = student_words(call);
                 facts.description = golden.source;
                 if (!compared.mistake.empty()) {  // should another case rule the name out
@@ -476,7 +475,7 @@ int run_as_runner(int argc, char** argv) {
 //    kinds in the test file's order, each kind's cases in path order]}
 //   {"event": "tensor", "role": "input" | "expected" | "yours", "name", "shape", "dtype",
 //    "repr": PyTorch's print of it, "matrix": an attention matrix's values or null
-//    (attention_matrix_json; an expected one without "got" and "beyond"),
+//    (attention_matrix_of; an expected one without "got" and "beyond"),
 //    yours only: "comparison" (comparison_json)}
 //   {"event": "threw", "stub": true if attn::not_implemented, "message": its one line}
 //   {"event": "end"}      after the code under test returned or threw
@@ -498,8 +497,8 @@ public:
 
     bool json() const { return file_ != nullptr; }
 
-    void line(const nlohmann::json& record) {
-        const std::string text = json_line(record) + "\n";
+    void line(const std::string& json) {
+        const std::string text = json + "\n";
         std::fwrite(text.data(), 1, text.size(), file_);
         std::fflush(file_);
     }
@@ -525,18 +524,10 @@ std::string indented_repr(const any_tensor& tensor) {
 }
 
 void show_tensor(show_output& out, const std::string& role, const std::string& name,
-                 const any_tensor& tensor, nlohmann::json matrix, const std::string& verdict = "",
-                 const comparison* compared = nullptr) {
+                 const any_tensor& tensor, const std::optional<attention_matrix>& matrix,
+                 const std::string& verdict = "", const comparison* compared = nullptr) {
     if (out.json()) {
-        nlohmann::json record = {{"event", "tensor"},
-                                 {"role", role},
-                                 {"name", name},
-                                 {"shape", shape_of(tensor)},
-                                 {"dtype", dtype_name(tensor)},
-                                 {"repr", torch_repr(tensor)},
-                                 {"matrix", std::move(matrix)}};
-        if (compared != nullptr) record["comparison"] = comparison_json(*compared);
-        out.line(record);
+        out.line(shown_tensor_line(role, name, tensor, matrix, compared));
         return;
     }
     std::cout << role << ' ' << name << ", shape " << python_shape(shape_of(tensor)) << ':'
@@ -567,12 +558,12 @@ protected:
                 : "differs: " + compared.reason +
                       (compared.mistake.empty() ? "" : " — looks like: " + compared.mistake);
         show_tensor(out_, "yours", name, value,
-                    attention_matrix_json(store_.case_set(), name, value, golden.tensor, compared),
+                    attention_matrix_of(store_.case_set(), name, value, golden.tensor, compared),
                     verdict, &compared);
     }
     void on_throw(const call_failure& failure, const char*, int) override {
         if (out_.json()) {
-            out_.line({{"event", "threw"}, {"stub", failure.stub}, {"message", failure.line}});
+            out_.line(shown_throw_line(failure.stub, failure.line));
         } else {
             std::cout << "yours: " << failure.line << '\n' << std::flush;
         }
@@ -605,7 +596,7 @@ int show_case(const std::string& wanted, const std::string& json_path) {
         return 2;
     }
     const auto refuse = [&](const std::string& message) {
-        if (out->json()) out->line({{"event", "error"}, {"message", message}});
+        if (out->json()) out->line(shown_error_line(message));
         std::cerr << message << '\n';
         return 2;
     };
@@ -635,34 +626,27 @@ int show_case(const std::string& wanted, const std::string& json_path) {
         const case_kind& kind = *chosen->first;
         const case_entry& entry = *chosen->second;
         if (out->json()) {
-            out->line({{"event", "case"},
-                       {"path", entry.path},
-                       {"name", entry.name()},
-                       {"exercise", entry.exercise},
-                       {"kind", entry.kind},
-                       {"source", entry.source},
-                       {"cases", names}});
+            out->line(shown_case_line(entry, names));
         } else {
             std::cout << "Exercise " << entry.exercise << ", case " << entry.name() << ": "
                       << entry.kind << " (" << entry.source << ")\n";
         }
         for (const auto& name : entry.inputs) {
-            show_tensor(*out, "input", name, store.load(entry.file(name)), nullptr);
+            show_tensor(*out, "input", name, store.load(entry.file(name)), std::nullopt);
         }
         for (const auto& name : entry.expected) {
             const any_tensor golden = store.load(entry.file(name));
-            nlohmann::json matrix =
-                attention_matrix_json(store.case_set(), name, golden, golden, comparison{});
-            if (matrix.is_object()) {
-                matrix.erase("got");
-                matrix.erase("beyond");
+            auto matrix = attention_matrix_of(store.case_set(), name, golden, golden, comparison{});
+            if (matrix) {  // the expected values only
+                matrix->got.clear();
+                matrix->beyond.clear();
             }
-            show_tensor(*out, "expected", name, golden, std::move(matrix));
+            show_tensor(*out, "expected", name, golden, matrix);
         }
         show_context context(store, entry, *out);
         run_case(kind, context);
         if (out->json()) {
-            out->line({{"event", "end"}});
+            out->line(shown_end_line());
         } else if (names.size() > 1) {
             std::string others;
             for (const auto& name : names) {

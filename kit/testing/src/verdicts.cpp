@@ -2,7 +2,6 @@
 #include "kit/verdicts.hpp"
 
 #include "kit/cases.hpp"
-#include "kit/verdict_json.hpp"
 
 #include <gtest/gtest.h>
 
@@ -13,6 +12,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <map>
+#include <optional>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -72,8 +72,8 @@ void write_all(const char* text, std::size_t size) {
     }
 }
 
-void write_line(const nlohmann::json& json) {
-    const std::string line = json_line(json) + "\n";
+void write_line(const std::string& json) {
+    const std::string line = json + "\n";
     write_all(line.data(), line.size());
 }
 
@@ -106,7 +106,7 @@ const char* signal_name(int signal) {
 }
 
 void prepare_crash_line(const std::string& test) {
-    const std::string prefix = R"({"event":"crash","test":)" + json_line(test) + R"(,"signal":")";
+    const std::string prefix = crash_line_start(test);
     crash_prefix_size = prefix.size() <= crash_prefix.size() ? prefix.size() : 0;
     std::memcpy(crash_prefix.data(), prefix.data(), crash_prefix_size);
 }
@@ -154,13 +154,13 @@ std::string full_name(const ::testing::TestInfo& test) {
     return std::string(test.test_suite_name()) + "." + test.name();
 }
 
-// The "attn_case" property a value case records (kit/testing/src/main.cpp), or null.
-nlohmann::json case_of(const ::testing::TestResult& result) {
+// The "attn_case" property a value case records (kit/testing/src/main.cpp), if any.
+std::optional<std::string> case_of(const ::testing::TestResult& result) {
     for (int i = 0; i < result.test_property_count(); ++i) {
         const auto& property = result.GetTestProperty(i);
         if (std::strcmp(property.key(), "attn_case") == 0) return property.value();
     }
-    return nullptr;
+    return std::nullopt;
 }
 
 std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
@@ -191,21 +191,17 @@ public:
     explicit verdict_stream(std::string program) : program_(std::move(program)) {}
 
     void OnTestProgramStart(const ::testing::UnitTest&) override {
-        write_line({{"event", "program"},
-                    {"schema", "attn-kit/test-verdicts"},
-                    {"version", verdict_schema_version},
-                    {"program", program_}});
+        write_line(program_line(program_));
     }
 
     void OnTestStart(const ::testing::TestInfo& test) override {
-        failures_ = nlohmann::json::array();
-        unnamed_.clear();
-        facts_.clear();
+        running_ = {};
+        running_.test = full_name(test);
+        running_.kind = test.test_suite_name();
         ruled_out_now().clear();
         notes_now().clear();
-        running_ = full_name(test);
-        write_line({{"event", "start"}, {"test", running_}});
-        prepare_crash_line(full_name(test));
+        write_line(start_line(running_.test));
+        prepare_crash_line(running_.test);
     }
 
     void OnTestPartResult(const ::testing::TestPartResult& part) override {
@@ -218,49 +214,43 @@ public:
         // where it has no stack trace to add (UnitTest::AddTestPartResult); 1.12 (Debian 12)
         // adds nothing. The text is the one the test wrote, which note_failure() recorded.
         if (!text.empty() && text.back() == '\n' && !is_noted(text)) text.pop_back();
-        const failure_facts facts = take_facts(text);
-        nlohmann::json failure = {{"kind", facts.kind},
-                                  {"message", first_line(text)},
-                                  {"text", text},
-                                  {"alike", alike_key(facts, facts.compared, text, running_)},
-                                  {"file", part.file_name() ? part.file_name() : ""},
-                                  {"line", part.line_number()}};
-        if (facts.points_to_garbage) failure["points_to_garbage"] = true;
-        if (facts.kind == "kernel") failure["comparison"] = comparison_json(facts.compared);
-        if (facts.kind == "mismatch" || facts.kind == "law") {
-            failure["output"] = facts.output;
-            if (!facts.call.empty()) failure["call"] = facts.call;
-            if (!facts.description.empty()) failure["description"] = facts.description;
-            failure["comparison"] = comparison_json(facts.compared);
-            if (!facts.matrix.is_null()) failure["matrix"] = facts.matrix;
-        }
-        nlohmann::json unnamed = nullptr;  // the failure with its name taken back
-        if (!facts.unnamed_text.empty()) {
+        failure_record failure;
+        failure.facts = take_facts(text);
+        failure.message = first_line(text);
+        failure.text = text;
+        failure.alike = alike_key(failure.facts, failure.facts.compared, text, running_.test);
+        failure.file = part.file_name() ? part.file_name() : "";
+        failure.line = part.line_number();
+        std::optional<failure_record> unnamed;  // the failure with its name taken back
+        if (!failure.facts.unnamed_text.empty()) {
             unnamed = failure;
-            unnamed["message"] = first_line(facts.unnamed_text);
-            unnamed["text"] = facts.unnamed_text;
-            const comparison taken_back = take_back_name(facts.compared);
-            unnamed["alike"] = alike_key(facts, taken_back, facts.unnamed_text, running_);
-            unnamed["comparison"] = comparison_json(taken_back);
+            unnamed->facts.compared = take_back_name(failure.facts.compared);
+            unnamed->text = failure.facts.unnamed_text;
+            unnamed->message = first_line(unnamed->text);
+            unnamed->alike =
+                alike_key(unnamed->facts, unnamed->facts.compared, unnamed->text, running_.test);
         }
-        failures_.push_back(std::move(failure));
-        unnamed_.push_back(std::move(unnamed));
-        facts_.push_back(facts);
+        running_.record.failures.push_back(std::move(failure));
+        running_.unnamed.push_back(std::move(unnamed));
     }
 
     void OnTestEnd(const ::testing::TestInfo& test) override {
         const auto& result = *test.result();
-        const char* status = result.Skipped() ? "skipped" : result.Failed() ? "failed" : "passed";
-        finished_.push_back({test_event(test, status, failures_), test.test_suite_name(),
-                             ruled_out_now(), unnamed_, facts_});
-        write_line(finished_.back().event);
+        test_record& record = running_.record;
+        record.test = running_.test;
+        record.case_path = case_of(result);
+        record.status = result.Skipped() ? "skipped" : result.Failed() ? "failed" : "passed";
+        record.ruled_out = ruled_out_now();
+        record.notes = notes_now();
+        write_line(test_line(record));
+        finished_.push_back(std::move(running_));
+        running_ = {};
         noted().clear();
         prepare_crash_line("");
     }
 
     void OnTestProgramEnd(const ::testing::UnitTest& unit) override {
         write_revised_tests();
-        ruled_out_now().clear();
         int tests = 0;
         for (int i = 0; i < unit.total_test_suite_count(); ++i) {
             const auto& suite = *unit.GetTestSuite(i);
@@ -269,34 +259,26 @@ public:
                 if (!test.is_reportable()) continue;  // filtered out
                 ++tests;
                 if (!test.should_run()) {
-                    write_line(test_event(test, "not run", nlohmann::json::array()));
+                    test_record not_run;
+                    not_run.test = full_name(test);
+                    not_run.case_path = case_of(*test.result());
+                    not_run.status = "not run";
+                    write_line(test_line(not_run));
                 }
             }
         }
-        write_line({{"event", "end"},
-                    {"tests", tests},
-                    {"failed", unit.failed_test_count()},
-                    {"groups", failure_groups(failed_tests())}});
+        write_line(end_line(tests, unit.failed_test_count(), failure_groups(failed_tests())));
     }
 
 private:
     // A test as written, and what deciding its names across tests needs.
     struct finished_test {
-        nlohmann::json event;
-        std::string kind;                     // its suite: a value case's ATTN_CASE kind
-        std::vector<std::string> ruled_out;   // the recorded mistakes its results are not
-        std::vector<nlohmann::json> unnamed;  // each failure with its name taken back, or null
-        std::vector<failure_facts> facts;     // each failure's, its comparison decided at the end
+        std::string test;  // as its events name it
+        std::string kind;  // its suite: a value case's ATTN_CASE kind
+        test_record record;
+        // Beside record.failures: each failure with its name taken back, where it names one.
+        std::vector<std::optional<failure_record>> unnamed;
     };
-
-    static nlohmann::json test_event(const ::testing::TestInfo& test, const char* status,
-                                     const nlohmann::json& failures) {
-        nlohmann::json event = {
-            {"event", "test"},  {"test", full_name(test)}, {"case", case_of(*test.result())},
-            {"status", status}, {"failures", failures},    {"ruled_out", ruled_out_now()}};
-        if (!notes_now().empty()) event["notes"] = notes_now();
-        return event;
-    }
 
     // The names decided over every test (decide_names, as the judge decides them): each test
     // whose failure that changes is written again, its name taken back or its failure the
@@ -305,43 +287,37 @@ private:
         std::set<std::pair<std::string, std::string>> ruled_out;  // (kind, mistake)
         std::vector<case_comparison> compared;
         for (auto& test : finished_) {
-            for (const auto& name : test.ruled_out) ruled_out.emplace(test.kind, name);
-            for (auto& facts : test.facts) {
-                if (facts.kind == "mismatch")
-                    compared.push_back({test.kind, test.event["test"], &facts.compared});
+            for (const auto& name : test.record.ruled_out) ruled_out.emplace(test.kind, name);
+            for (auto& failure : test.record.failures) {
+                if (failure.facts.kind == "mismatch")
+                    compared.push_back({test.kind, test.test, &failure.facts.compared});
             }
         }
         const auto changed = decide_names(compared, ruled_out);
         const auto root_causes = failed_callees();
         for (auto& test : finished_) {
-            bool revised = false;
+            test_record& record = test.record;
             const auto cause = root_causes.find(test.kind);
-            if (cause != root_causes.end() && test.event["status"] == "failed" &&
-                !test.event["case"].is_null()) {
-                test.event["because"] = cause->second;
-                revised = true;
+            if (cause != root_causes.end() && record.status == "failed" && record.case_path) {
+                record.because = cause->second;
+                record.revised = true;
             }
-            auto& failures = test.event["failures"];
-            for (std::size_t i = 0; i < test.facts.size() && i < failures.size(); ++i) {
-                const comparison& verdict = test.facts[i].compared;
+            for (std::size_t i = 0; i < record.failures.size(); ++i) {
+                failure_record& failure = record.failures[i];
+                const comparison& verdict = failure.facts.compared;
                 if (std::find(changed.begin(), changed.end(), &verdict) == changed.end()) continue;
-                if (!verdict.taken_back.empty()) {
-                    failures[i] =
-                        test.unnamed[i];  // its text without the name, kept when it failed
+                if (!verdict.taken_back.empty() && test.unnamed[i]) {
+                    failure = *test.unnamed[i];  // its text without the name, kept when it failed
                 } else {
-                    auto& failure = failures[i];
-                    const std::string text = failure["text"];
-                    const std::string first = headline(failure.value("call", ""), verdict);
-                    failure["message"] = first;
-                    failure["text"] = first + text.substr(std::min(text.find('\n'), text.size()));
-                    failure["alike"] = alike_key(test.facts[i], verdict, text, test.event["test"]);
-                    failure["comparison"] = comparison_json(verdict);
+                    failure.message = headline(failure.facts.call, verdict);
+                    failure.text =
+                        failure.message +
+                        failure.text.substr(std::min(failure.text.find('\n'), failure.text.size()));
+                    failure.alike = alike_key(failure.facts, verdict, failure.text, test.test);
                 }
-                revised = true;
+                record.revised = true;
             }
-            if (!revised) continue;
-            test.event["revised"] = true;
-            write_line(test.event);
+            if (record.revised) write_line(test_line(record));
         }
     }
 
@@ -349,48 +325,45 @@ private:
     std::vector<failed_test> failed_tests() const {
         std::vector<failed_test> failed;
         for (const auto& test : finished_) {
-            const auto& event = test.event;
-            if (event["status"] != "failed") continue;
-            const auto& failures = event["failures"];
+            const test_record& record = test.record;
+            if (record.status != "failed") continue;
             failed_test one;
-            one.name = event["test"];
-            if (!event["case"].is_null()) one.case_path = event["case"];
+            one.name = record.test;
+            one.case_path = record.case_path.value_or("");
+            const auto& failures = record.failures;
             if (!failures.empty()) {
-                const auto& first = failures.front();
-                one.alike = first.value("alike", "");
-                one.kind = first.value("kind", "");
-                const auto compared = first.value("comparison", nlohmann::json::object());
-                one.named =
-                    !compared.value("mistake", "").empty() || compared.contains("same_slip_as");
+                const failure_facts& first = failures.front().facts;
+                one.alike = failures.front().alike;
+                one.kind = first.kind;
+                one.named = states_comparison(first) && (!first.compared.mistake.empty() ||
+                                                         !first.compared.same_slip_as.empty());
             }
             one.stub = !failures.empty() &&
                        std::all_of(failures.begin(), failures.end(), [](const auto& failure) {
-                           return failure["kind"] == "not_implemented";
+                           return failure.facts.kind == "not_implemented";
                        });
-            if (event.contains("because")) one.waits_for = event["because"]["function"];
+            if (record.because) one.waits_for = record.because->function;
             failed.push_back(std::move(one));
         }
         return failed;
     }
 
     // For each kind that calls another (ATTN_CASE_CALLS) whose value cases failed, the first
-    // such callee: {"function", "failed", "cases"}, its failed and run value cases.
-    std::map<std::string, nlohmann::json> failed_callees() const {
+    // such callee, its failed and run value cases.
+    std::map<std::string, failed_callee> failed_callees() const {
         std::map<std::string, std::pair<int, int>> counted;  // kind -> (failed, run)
         for (const auto& test : finished_) {
-            if (test.event["case"].is_null()) continue;  // an argument check
+            if (!test.record.case_path) continue;  // an argument check
             auto& [failed, run] = counted[test.kind];
-            failed += test.event["status"] == "failed";
+            failed += test.record.status == "failed";
             ++run;
         }
-        std::map<std::string, nlohmann::json> causes;
+        std::map<std::string, failed_callee> causes;
         for (const auto& calls : calls_between_kinds()) {
             for (const auto& callee : calls.callees) {
                 const auto found = counted.find(callee);
                 if (found == counted.end() || found->second.first == 0) continue;
-                causes[calls.kind] = {{"function", callee},
-                                      {"failed", found->second.first},
-                                      {"cases", found->second.second}};
+                causes[calls.kind] = {callee, found->second.first, found->second.second};
                 break;
             }
         }
@@ -398,10 +371,7 @@ private:
     }
 
     std::string program_;
-    std::string running_;  // the test running now, as its events name it
-    nlohmann::json failures_ = nlohmann::json::array();
-    std::vector<nlohmann::json> unnamed_;  // beside failures_: each one's unnamed twin, or null
-    std::vector<failure_facts> facts_;     // beside failures_: each one's facts
+    finished_test running_;  // the test running now
     std::vector<finished_test> finished_;
 };
 

@@ -116,7 +116,7 @@ struct expected_golden {
     float_tensor scale;  // float32 goldens only: the error magnitude of each value
     attn::kit::tolerance tolerance;
     std::vector<known_mistake> mistakes;
-    std::vector<std::string> throws;  // golden_file::throws
+    std::vector<std::string> throws = {};  // golden_file::throws
 };
 
 // The kit's reference_data/: $ATTN_REFERENCE_DATA if set (the grader points it at a pristine

@@ -25,42 +25,12 @@
 // a reader keeps the last "test" event of each test.
 #pragma once
 
-#include "kit/compare.hpp"
-
-#include <nlohmann/json.hpp>
+#include "kit/json_lines.hpp"
 
 #include <string>
 #include <vector>
 
 namespace attn::kit {
-
-// What the kit knows of a failure beyond its text.
-struct failure_facts {
-    // "mismatch" (a result differs from its golden), "law" (a law of the case is broken,
-    // kit/laws.hpp; output: "law.causal.context"), "threw" (the code under test threw),
-    // "not_implemented" (it is still the stub), "check" (an argument check failed),
-    // "check_unreached" (an argument check not tested: its valid call threw), "kernel" (a
-    // kernel broke a rule of the GPU, which the emulator names: compared.mistake_id is the
-    // finding's id), "kit" (the case set or a test file is broken); a failure the kit did not
-    // note is an "assertion".
-    std::string kind;
-    std::string output;   // a mismatch: the output's name ("weights")
-    comparison compared;  // a mismatch: the comparison
-    // A mismatch of an attention matrix: its "matrix" (attention_matrix_json), or null.
-    nlohmann::json matrix = nullptr;
-    // A mismatch: the call in the student's words ("causal_attention(queries, keys, values)",
-    // kit/student_code.hpp) and the case's description (its notebook cell, or what it tests).
-    std::string call = {};
-    std::string description = {};
-    // A mismatch that names a recorded mistake: its text with the name taken back
-    // (take_back_name), which the stream shows instead if another case of the same kind rules
-    // the name out.
-    std::string unnamed_text = {};
-    // A throw: what threw, without the arguments' shapes (call_failure::alike), and whether it
-    // points to memory read outside what the code owns (call_failure::points_to_garbage).
-    std::string alike = {};
-    bool points_to_garbage = false;
-};
 
 // Records `facts` for the GoogleTest failure with the text `text` that the caller adds next
 // (ADD_FAILURE_AT(...) << text, or FAIL() << text): the verdict stream pairs them by text.
