@@ -1,13 +1,12 @@
 // kit/core/src/npy.cpp — .npy files read with every length, count and byte checked first.
 #include "kit/npy.hpp"
 
-#include <xtensor/xnpy.hpp>
-
 #include <algorithm>
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
 #include <fcntl.h>
+#include <fstream>
 #include <limits>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -341,8 +340,36 @@ any_tensor read_npy(const std::filesystem::path& path) {
 }
 
 void write_npy(const std::filesystem::path& path, const any_tensor& tensor) {
+    // Format 1.0, as NumPy writes it: the magic, the version, the header's length (2 bytes,
+    // little-endian), the header's dict padded with spaces to end in a newline at a multiple
+    // of 64 bytes, then the values in C order.
+    const auto shape = shape_of(tensor);
+    std::string extents;
+    for (std::size_t d = 0; d < shape.size(); ++d) {
+        extents += (d ? ", " : "") + std::to_string(shape[d]);
+    }
+    const char* const descr[] = {"<f4", "<i8", "|b1"};  // any_tensor's alternatives, in order
+    std::string header = std::string("{'descr': '") + descr[tensor.index()] +
+                         "', 'fortran_order': False, 'shape': (" + extents +
+                         (shape.size() == 1 ? ",), }" : "), }");
+    const std::size_t unpadded = npy_magic_length + 4 + header.size() + 1;
+    header.append((64 - unpadded % 64) % 64, ' ');
+    header += '\n';
+    std::string bytes(npy_magic, npy_magic_length);
+    bytes += {'\x01', '\x00', static_cast<char>(header.size() & 0xff),
+              static_cast<char>(header.size() >> 8)};
+    bytes += header;
+    std::visit(
+        [&](const auto& t) {
+            bytes.append(reinterpret_cast<const char*>(t.data()), t.size() * sizeof(*t.data()));
+        },
+        tensor);
+
     if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path());
-    std::visit([&](const auto& t) { xt::dump_npy(path.string(), t); }, tensor);
+    std::ofstream out(path, std::ios::binary);
+    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    out.close();
+    if (!out) throw npy_error("cannot write " + path.string() + ": " + std::strerror(errno));
 }
 
 }  // namespace attn::kit

@@ -8,10 +8,10 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <cstring>
 #include <cxxabi.h>
 #include <exception>
 #include <memory>
-#include <regex>
 #include <typeinfo>
 #include <utility>
 
@@ -32,6 +32,109 @@ std::size_t find_identifier(const std::string& text, const std::string& name, st
         }
     }
     return std::string::npos;
+}
+
+bool is_space(char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; }
+
+// The end of the run of characters from `at` on for which `keep` holds.
+template <class Keep>
+std::size_t skip(const std::string& text, std::size_t at, Keep keep) {
+    while (at < text.size() && keep(text[at])) ++at;
+    return at;
+}
+
+// Where the digits that start at `at` end; `at` itself if none do.
+std::size_t skip_digits(const std::string& text, std::size_t at) {
+    return skip(text, at, [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; });
+}
+
+// If a case's input by name starts at `at` (the_case.input<2>("queries"), the_case.size("T"),
+// the_case .integer ( "d" )), where it ends and the name; else {npos, ""}.
+std::pair<std::size_t, std::string> case_input_at(const std::string& text, std::size_t at) {
+    const std::pair<std::size_t, std::string> none{std::string::npos, ""};
+    const std::string object = "the_case";
+    if (text.compare(at, object.size(), object) != 0) return none;
+    at = skip(text, at + object.size(), is_space);
+    if (at >= text.size() || text[at] != '.') return none;
+    const auto method = skip(text, at + 1, is_space);
+    at = skip(text, method, is_identifier_char);
+    if (at == method) return none;
+    at = skip(text, at, is_space);
+    if (at < text.size() && text[at] == '<') {  // template arguments: <2>, <float, 3>
+        at =
+            skip(text, at + 1, [](char c) { return c != '<' && c != '>' && c != '(' && c != ')'; });
+        if (at >= text.size() || text[at] != '>') return none;
+        at = skip(text, at + 1, is_space);
+    }
+    if (at >= text.size() || text[at] != '(') return none;
+    at = skip(text, at + 1, is_space);
+    if (at >= text.size() || text[at] != '"') return none;
+    const auto name_end = text.find('"', at + 1);
+    if (name_end == std::string::npos) return none;
+    const auto end = skip(text, name_end + 1, is_space);
+    if (end >= text.size() || text[end] != ')') return none;
+    return {end + 1, text.substr(at + 1, name_end - at - 1)};
+}
+
+// `text` with every case input by name replaced by its name (case_input_at).
+std::string case_inputs_named(const std::string& text) {
+    std::string named;
+    for (std::size_t at = 0; at < text.size();) {
+        const auto [end, name] = at == 0 || !is_identifier_char(text[at - 1])
+                                     ? case_input_at(text, at)
+                                     : std::pair<std::size_t, std::string>{std::string::npos, ""};
+        if (end == std::string::npos) {
+            named += text[at++];
+        } else {
+            named += name;
+            at = end;
+        }
+    }
+    return named;
+}
+
+// `text` without the namespace the student's functions are in: "attn::", "::attn::" and
+// "attn::gpu::" where they start a name, not inside one ("my_attn::", "std::attn::").
+std::string without_attn_prefix(const std::string& text) {
+    std::string kept;
+    for (std::size_t at = 0; at < text.size();) {
+        const bool name_starts =
+            at == 0 || (!is_identifier_char(text[at - 1]) && text[at - 1] != ':');
+        std::size_t end = at;
+        if (name_starts) {
+            if (text.compare(end, 2, "::") == 0) end += 2;
+            if (text.compare(end, 6, "attn::") == 0) {
+                end += 6;
+                if (text.compare(end, 5, "gpu::") == 0) end += 5;
+            } else {
+                end = at;
+            }
+        }
+        if (end == at) {
+            kept += text[at++];
+        } else {
+            at = end;
+        }
+    }
+    return kept;
+}
+
+// `text` with every run of white space that holds a line break or a tab as one space, and
+// with none at its end.
+std::string on_one_line(const std::string& text) {
+    std::string line;
+    for (std::size_t at = 0; at < text.size();) {
+        if (!is_space(text[at])) {
+            line += text[at++];
+            continue;
+        }
+        const auto end = skip(text, at, is_space);
+        const bool breaks = std::any_of(text.begin() + at, text.begin() + end,
+                                        [](char c) { return c == '\n' || c == '\t'; });
+        if (end < text.size()) line += breaks ? " " : text.substr(at, end - at);
+        at = end;
+    }
+    return line;
 }
 
 }  // namespace
@@ -64,34 +167,49 @@ std::string arguments_of(const std::string& call, const std::vector<argument>& l
 }
 
 std::string student_words(const std::string& call) {
-    // An input by name: the_case.input<2>("queries"), the_case.size("T"), the_case.integer(...).
-    static const std::regex case_input(
-        R"re(\bthe_case\s*\.\s*\w+\s*(?:<[^<>()]*>)?\s*\(\s*"([^"]*)"\s*\))re");
-    static const std::regex prefix(R"((^|[^\w:])(?:::)?attn::(?:gpu::)?)");
-    static const std::regex spaces(R"(\s+)");
-    static const std::regex after_open(R"(([(\[{]) )");
-    static const std::regex before_close(R"( ([)\]}]))");
-    std::string text = std::regex_replace(call, case_input, "$1");
-    text = std::regex_replace(text, prefix, "$1");
-    text = std::regex_replace(text, spaces, " ");
-    text = std::regex_replace(text, after_open, "$1");
-    text = std::regex_replace(text, before_close, "$1");
-    const auto first = text.find_first_not_of(' ');
-    if (first == std::string::npos) return "";
-    return text.substr(first, text.find_last_not_of(' ') - first + 1);
+    // Inputs by name, without the namespace, on one line with no space inside brackets.
+    const std::string text = without_attn_prefix(case_inputs_named(call));
+    std::string words;
+    for (std::size_t at = 0; at < text.size();) {
+        if (!is_space(text[at])) {
+            words += text[at++];
+            continue;
+        }
+        at = skip(text, at, is_space);
+        const bool after_open = !words.empty() && std::strchr("([{", words.back()) != nullptr;
+        const bool before_close = at < text.size() && std::strchr(")]}", text[at]) != nullptr;
+        if (!words.empty() && at < text.size() && !after_open && !before_close) words += ' ';
+    }
+    return words;
 }
 
 std::string readable_message(const std::string& what) {
-    static const std::regex xtensor_check(R"(^.*: check failed\n\t)");
-    static const std::regex bounds(
-        R"(index (\d+) is out of bounds for axis (\d+) with size (\d+))");
-    static const std::regex breaks(R"(\s*[\n\t]\s*)");
-    static const std::regex trailing_space(R"(\s+$)");
-    std::string text =
-        std::regex_replace(what, xtensor_check, "", std::regex_constants::format_first_only);
-    text = std::regex_replace(text, bounds, "index $1 is out of bounds for axis $2 (size $3)");
-    text = std::regex_replace(text, trailing_space, "");
-    return std::regex_replace(text, breaks, " ");
+    std::string text = what;
+    // xtensor's checks (XTENSOR_ASSERT) start with a line of their own: "<file>: check failed",
+    // then a tab.
+    const std::string check_failed = ": check failed";
+    const auto first_break = text.find_first_of("\r\n");
+    if (first_break != std::string::npos && text[first_break] == '\n' &&
+        first_break >= check_failed.size() &&
+        text.compare(first_break - check_failed.size(), check_failed.size(), check_failed) == 0 &&
+        first_break + 1 < text.size() && text[first_break + 1] == '\t') {
+        text.erase(0, first_break + 2);
+    }
+    // "index 6 is out of bounds for axis 0 with size 6" -> "... for axis 0 (size 6)"
+    const std::string index = "index ", axis = " is out of bounds for axis ", size = " with size ";
+    for (auto at = text.find(index); at != std::string::npos; at = text.find(index, at + 1)) {
+        const auto index_end = skip_digits(text, at + index.size());
+        if (index_end == at + index.size() || text.compare(index_end, axis.size(), axis) != 0)
+            continue;
+        const auto axis_end = skip_digits(text, index_end + axis.size());
+        if (axis_end == index_end + axis.size() || text.compare(axis_end, size.size(), size) != 0)
+            continue;
+        const auto size_end = skip_digits(text, axis_end + size.size());
+        if (size_end == axis_end + size.size()) continue;
+        const auto extent = text.substr(axis_end + size.size(), size_end - axis_end - size.size());
+        text.replace(axis_end, size_end - axis_end, " (size " + extent + ")");
+    }
+    return on_one_line(text);
 }
 
 namespace {
@@ -173,10 +291,22 @@ std::string where_thrown() {
 }  // namespace
 
 bool points_to_garbage(const std::string& type, const std::string& message) {
-    static const std::regex absurd_size(R"(\b\d{10,}\b)");
-    return type == "std::bad_alloc" || type == "std::bad_array_new_length" ||
-           type == "std::length_error" || type == "std::out_of_range" ||
-           std::regex_search(message, absurd_size);
+    if (type == "std::bad_alloc" || type == "std::bad_array_new_length" ||
+        type == "std::length_error" || type == "std::out_of_range") {
+        return true;
+    }
+    // A number of ten digits or more, standing alone: a size read from memory not written.
+    constexpr std::size_t absurd_digits = 10;
+    for (std::size_t at = 0; at < message.size();) {
+        const auto end = skip(message, at, is_identifier_char);
+        if (end == at) {
+            ++at;
+            continue;
+        }
+        if (end - at >= absurd_digits && skip_digits(message, at) == end) return true;
+        at = end;
+    }
+    return false;
 }
 
 call_failure failure_of(const std::function<void()>& code, const std::string& call,
