@@ -11,6 +11,7 @@
 #include "cases.cpp"
 #include "compare.cpp"
 #include "error_shape.cpp"
+#include "golden_files.cpp"
 #include "laws.cpp"
 #include "npy.cpp"
 #include "runner.cpp"

@@ -126,6 +126,10 @@ std::filesystem::path reference_data_folder();
 class golden_store {
 public:
     static constexpr int format_version = 2;  // of MANIFEST.json, written by tools/record
+    // How to repair a broken golden file: every golden_error about one ends with it.
+    static constexpr const char* how_to_fix =
+        "restore it with `git checkout -- reference_data` or re-record it with "
+        "`/usr/bin/python3 tools/record`";
 
     // Reads root/MANIFEST.json. Throws golden_error if it is missing, malformed, of another
     // format version, or recorded under another tolerance rule.
@@ -186,7 +190,7 @@ xt::xtensor<T, N> golden_store::load_as(const std::string& name) const {
     return std::get<xt::xarray<T>>(tensor);
 }
 
-// Compiled once, in golden_store.cpp, for the inputs the exercises take (see to_any_tensor).
+// Compiled once, in golden_files.cpp, for the inputs the exercises take (see to_any_tensor).
 extern template xt::xtensor<float, 1> golden_store::load_as<float, 1>(const std::string&) const;
 extern template xt::xtensor<float, 2> golden_store::load_as<float, 2>(const std::string&) const;
 extern template xt::xtensor<float, 3> golden_store::load_as<float, 3>(const std::string&) const;
