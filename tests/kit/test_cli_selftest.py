@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """tests/kit/test_cli_selftest.py — what CI's speed and its summary rest on in `tools/kit test`:
-the pristine kit's three builds sharing their compiles through ccache (shared_compiles), and
-the lines .ci/run's summary repeats (the stages' times, the hidden stage's steps)."""
+the pristine kit's three builds sharing their compiles through ccache (shared_compiles), no
+stale precompiled header through that cache (kitlib/precompiled.py), and the lines
+.ci/run's summary repeats (the stages' times, the hidden stage's steps)."""
 
 import io
 import os
@@ -17,6 +18,7 @@ from unittest import mock
 
 import cli_testing  # noqa: F401  (puts tools/ on the path)
 from kitcli import selftest
+from kitlib import precompiled
 
 ROOT = Path(__file__).resolve().parents[2]
 SETTINGS = ("CMAKE_CXX_COMPILER_LAUNCHER", "CCACHE_DIR", "CCACHE_BASEDIR", "CCACHE_NOHASHDIR",
@@ -24,7 +26,9 @@ SETTINGS = ("CMAKE_CXX_COMPILER_LAUNCHER", "CCACHE_DIR", "CCACHE_BASEDIR", "CCAC
             selftest.KEPT_CACHE)
 
 
-class SharedCompilesTest(unittest.TestCase):
+class CompilesInATemporaryFolder(unittest.TestCase):
+    """A temporary kit root, and no ccache setting of the caller's while a test runs."""
+
     def setUp(self):
         folder = tempfile.TemporaryDirectory()
         self.addCleanup(folder.cleanup)
@@ -39,6 +43,10 @@ class SharedCompilesTest(unittest.TestCase):
             os.environ.pop(name, None)
             if value is not None:
                 os.environ[name] = value
+
+
+class SharedCompilesTest(CompilesInATemporaryFolder):
+    """The settings shared_compiles gives the builds inside it."""
 
     def test_without_ccache_nothing_changes(self):
         with mock.patch.object(selftest.shutil, "which", return_value=None):
@@ -103,6 +111,63 @@ class SharedCompilesTest(unittest.TestCase):
             outcomes.append(int(counts.get("direct_cache_hit", 0))
                             + int(counts.get("preprocessed_cache_hit", 0)))
         self.assertEqual(outcomes, [0, 1])
+
+
+# A precompiled header as CMake's Ninja generator builds and uses one, through ccache.
+PCH_BUILD = """rule pch
+  command = ccache g++ -std=c++17 -x c++-header -include $pch -MD -MF $out.d -o $out -c $in
+  depfile = $out.d
+  deps = gcc
+rule cxx
+  command = ccache g++ -std=c++17 -Winvalid-pch -include $pch -c $in -o $out
+build CMakeFiles/t.dir/cmake_pch.hxx.gch: pch CMakeFiles/t.dir/cmake_pch.hxx.cxx
+  pch = CMakeFiles/t.dir/cmake_pch.hxx
+build uses.o: cxx uses.cpp | CMakeFiles/t.dir/cmake_pch.hxx.gch
+  pch = CMakeFiles/t.dir/cmake_pch.hxx
+"""
+
+
+@unittest.skipUnless(shutil.which("ccache") and shutil.which("g++") and shutil.which("ninja"),
+                     "needs ccache, g++ and ninja")
+class StalePrecompiledHeaderTest(CompilesInATemporaryFolder):
+    """Two folders of one layout share a ccache, as the pristine kit's builds do: a header of
+    the precompiled header changes in one, another change reaches the other. ccache keys a
+    .gch's new build on the stale .gch beside its header (kitlib/precompiled.py), and handed
+    the second folder the first one's .gch, made of other headers; removed first, it is not."""
+
+    def build(self, folder: Path, version: int) -> subprocess.CompletedProcess:
+        header = folder / "h.hpp"
+        if not header.exists():
+            (folder / "CMakeFiles" / "t.dir").mkdir(parents=True)
+            (folder / "CMakeCache.txt").write_text("CMAKE_CXX_COMPILER_LAUNCHER:STRING=ccache\n")
+            (folder / "build.ninja").write_text(PCH_BUILD)
+            (folder / "CMakeFiles" / "t.dir" / "cmake_pch.hxx").write_text(
+                f'#pragma GCC system_header\n#include "{header}"\n')
+            (folder / "CMakeFiles" / "t.dir" / "cmake_pch.hxx.cxx").write_text("/* pch */\n")
+            (folder / "uses.cpp").write_text(
+                f'#include "{header}"\nint f() {{ return A{{}}.v; }}\n')
+        header.write_text(f"#pragma once\nstruct A {{ int v = {version}; }};\n")
+        with selftest.shared_compiles(self.kit, folder):
+            precompiled.remove_stale_for_ccache(folder)
+            return subprocess.run(["ninja"], cwd=folder, capture_output=True, text=True)
+
+    def test_a_header_changed_in_another_folder_is_compiled_afresh(self):
+        first, second = self.root / "grading-kit", self.root / "gradescope-grade"
+        for folder, version in ((first, 1), (second, 1), (first, 2), (second, 3)):
+            built = self.build(folder, version)
+            self.assertEqual(built.returncode, 0, built.stdout)
+        self.assertEqual(precompiled.remove_stale_for_ccache(second), [])
+
+    def test_only_a_build_with_ccache_and_only_a_stale_header(self):
+        folder = self.root / "build"
+        self.assertEqual(self.build(folder, 1).returncode, 0)
+        self.assertEqual(precompiled.remove_stale_for_ccache(folder), [])  # up to date
+        (folder / "h.hpp").write_text("#pragma once\nstruct A { int v = 2; };\n")
+        (folder / "CMakeCache.txt").write_text("CMAKE_CXX_COMPILER_LAUNCHER:STRING=\n")
+        self.assertEqual(precompiled.remove_stale_for_ccache(folder), [])  # no ccache
+        (folder / "CMakeCache.txt").write_text("CMAKE_CXX_COMPILER_LAUNCHER:STRING=ccache\n")
+        self.assertEqual(precompiled.remove_stale_for_ccache(folder),
+                         [folder / "CMakeFiles" / "t.dir" / "cmake_pch.hxx.gch"])
 
 
 class SummaryLinesTest(unittest.TestCase):

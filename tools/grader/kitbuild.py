@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import kitlib.catalogue
+from kitlib import precompiled
 
 from .sandbox import LINK_GID
 
@@ -194,6 +195,8 @@ def build(source: Path, build_dir: Path, exercises: list, jobs: int, log) -> Non
             shutil.rmtree(folder)
         _run(argv, log)
         stamp.write_text(json.dumps(argv))
+    for folder in (build_dir, judge_dir):
+        precompiled.remove_stale_for_ccache(folder)
     _run(["ninja", "-C", str(judge_dir), f"-j{jobs}", "attn_judge"], log)
     _run(["ninja", "-C", str(build_dir), f"-j{jobs}"]
          + [f"test_ex{ex['id']}_exercises" for ex in exercises], log)

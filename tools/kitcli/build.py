@@ -15,6 +15,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from kitlib import precompiled
+
 from . import diagnose, reports
 from .catalogue import Kit
 from .terminal import BuildProgress, say
@@ -146,6 +148,7 @@ def configure_and_build(kit: Kit, preset: str, *targets: str) -> tuple:
     configured, output = configure(kit, preset)
     if not configured:
         return False, False, output
+    precompiled.remove_stale_for_ccache(build_dir(kit, preset))
     command = ["cmake", "--build", "--preset", preset] + (["--target", *targets] if targets else [])
     code, output = run_with_progress(command, kit.root)
     (build_dir(kit, preset) / "kit-build.log").write_text(output, encoding="utf-8")

@@ -117,7 +117,9 @@ def shared_compiles(kit: Kit, base: Path | None = None):
     takes the launcher from CMAKE_CXX_COMPILER_LAUNCHER, and CCACHE_BASEDIR (`base`, the
     build's folder; the hidden stage's scripts set their own) makes every path in a command
     line relative, so a later build finds the first one's objects.
-    Every compile still runs its command; only its result comes from the cache. A student's
+    Every compile still runs its command; only its result comes from the cache. Each build
+    first removes the precompiled headers it will build again (kitlib/precompiled.py: ccache
+    would key them on the stale ones, and could hand back one made of other headers). A student's
     compile never goes through ccache: the grader's build recipe leaves the launcher out
     (cmake/attn_record_step.py)."""
     kept = os.environ.get(KEPT_CACHE)
