@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 import os
 import sys
-from xml.sax.saxutils import escape
+from html import escape
 
 SHADES = " ░▒▓█"     # from the scale's low end to its high end
 MASKED = "·"          # -inf: a masked score
