@@ -143,6 +143,19 @@ class WarningsTest(ThrowawayKitTest):
         clean = "[1/2] Building CXX object CMakeFiles/ex02_exercises.dir/exercises/02_x.cpp.o\n"
         self.assertEqual(diagnose.remember_warnings(self.kit, self.ex02, clean), [])
 
+    def test_the_background_builds_compile_says_them_until_a_check_kept_its_own(self):
+        """status's background build compiled the file (build.start_kit_build), the first
+        check had nothing to compile: that compile's warnings are the file's."""
+        background = recorded("02_normalize_by_sum.sign_compare")
+        self.assertEqual(len(diagnose.remember_warnings(self.kit, self.ex02,
+                                                        "ninja: no work to do.", background)), 1)
+        (self.kit.root / self.ex02["stub"]).write_text("// fixed\n")
+        clean = "[1/2] Building CXX object CMakeFiles/ex02_exercises.dir/exercises/02_x.cpp.o\n"
+        self.assertEqual(diagnose.remember_warnings(self.kit, self.ex02, clean, background), [])
+        # Kept now: the background's compile, of an older file, is not read again.
+        self.assertEqual(diagnose.remember_warnings(self.kit, self.ex02,
+                                                    "ninja: no work to do.", background), [])
+
     def test_counts_are_words(self):
         self.assertEqual(diagnose.count(1, "compiler warning"), "1 compiler warning")
         self.assertEqual(diagnose.count(2, "compiler warning"), "2 compiler warnings")

@@ -63,7 +63,7 @@ def announce(kit: Kit, preset: str, what: str) -> str:
 
 # What every exercise's test program links, whichever exercise a student starts with: built
 # by `status` in the background while the student reads the first stub (start_kit_build),
-# with that exercise's test file.
+# with that exercise's test program.
 KIT_TARGETS = ("kit_core", "kit_testing", "kit_testing_main", "attn_exercise_pch")
 BACKGROUND_PID = "kit-background-build.pid"
 BACKGROUND_LOG = "kit-background-build.log"
@@ -78,11 +78,13 @@ def background_wanted() -> bool:
 
 
 def start_kit_build(kit: Kit, first: dict) -> bool:
-    """Starts building the kit's own part of the student's build (KIT_TARGETS) and the test
-    file of exercise `first`, detached and at the lowest priority, unless it is built, being
-    built, or not wanted here. The first `check` of `first` then compiles only the student's
-    file and links (wait_for_kit_build). Never the student's file: its warnings are shown
-    by the `check` that compiles it. True if started."""
+    """Starts building, detached and at the lowest priority, the kit's own part of the
+    student's build (KIT_TARGETS) and exercise `first`'s test program, with the student's
+    file as it is then (the stub, unless saved meanwhile), unless it is built, being built,
+    or not wanted here. A first `check` of `first` then has only its tests to run (it waits
+    for this build: wait_for_kit_build), and shows the warnings of that compile
+    (background_output). The build preset keeps going (ninja -k 0): a file the student
+    breaks meanwhile stops nothing else. True if started."""
     folder = build_dir(kit, "default")
     if not background_wanted() or (folder / "libkit_testing.a").exists() or \
             background_build_pid(kit) is not None:
@@ -90,15 +92,24 @@ def start_kit_build(kit: Kit, first: dict) -> bool:
     folder.mkdir(parents=True, exist_ok=True)
     # `times` ends the log with the CPU time it took (tools/kit dev timings reads it). One job
     # per core, not ninja's cores + 2: the same wall time, 2.6 s less CPU on 2 cores.
-    script = (f"cmake --preset default && cmake --build --preset default "
-              f"--parallel {os.cpu_count() or 1} --target "
-              + " ".join(KIT_TARGETS + (f"ex{first['id']}_tests",)) + "; times")
+    targets = KIT_TARGETS + (test_program(kit, "default", first).name,)
+    script = (f"cmake --preset default && cmake --build --preset default --parallel "
+              f"{os.cpu_count() or 1} --target {' '.join(targets)}; times")
     with open(folder / BACKGROUND_LOG, "w", encoding="utf-8") as log:
         process = subprocess.Popen(["nice", "-n", "10", "sh", "-c", script], cwd=kit.root,
                                    stdin=subprocess.DEVNULL, stdout=log, stderr=log,
                                    start_new_session=True)
     (folder / BACKGROUND_PID).write_text(f"{process.pid}\n", encoding="utf-8")
     return True
+
+
+def background_output(kit: Kit) -> str:
+    """What status's background build printed so far; "" if none ran."""
+    try:
+        return (build_dir(kit, "default") / BACKGROUND_LOG).read_text(encoding="utf-8",
+                                                                       errors="replace")
+    except OSError:
+        return ""
 
 
 def background_build_pid(kit: Kit) -> int | None:

@@ -275,12 +275,17 @@ def warnings_file(kit: Kit, ex: dict) -> Path:
     return kit.root / "build" / "kit-warnings" / f"ex{ex['id']}.json"
 
 
-def remember_warnings(kit: Kit, ex: dict, build_output: str) -> list:
+def remember_warnings(kit: Kit, ex: dict, build_output: str, background_output: str = "") -> list:
     """The warnings of the student's file as it is now. A build that compiled it says them
     (and they are kept, keyed by the file's content); a build that had nothing to do says
-    nothing, so the kept ones are used while the file is unchanged."""
+    nothing, so the kept ones are used while the file is unchanged. Before any are kept, the
+    compile of status's background build (`background_output`, build.start_kit_build) is the
+    file's last one if it compiled it and this build did not."""
     path = warnings_file(kit, ex)
     blob = stubs.current_blob_id(kit, ex)
+    if not compiled_now(ex, build_output) and not path.exists() and \
+            compiled_now(ex, background_output):
+        build_output = background_output
     if compiled_now(ex, build_output):
         found = student_warnings(ex, build_output)
         path.parent.mkdir(parents=True, exist_ok=True)

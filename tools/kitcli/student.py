@@ -44,10 +44,11 @@ def status(kit: Kit) -> int:
     columns = screen_width()  # on a terminal, one screen line per exercise
     say()
     states = []
+    background = build.background_output(kit)
     for ex in kit.exercises:
         state = progress.exercise_state(kit, ex, "default", build_output, ctest_results)
         states.append((ex, state))
-        warnings = diagnose.remember_warnings(kit, ex, build_output)
+        warnings = diagnose.remember_warnings(kit, ex, build_output, background)
         line = f"  {MARKS[state.name]} {ex['id']} {ex['name']:<{width}}  {state.name}"
         if warnings:
             line += f" ({diagnose.count(len(warnings), 'compiler warning')})"
@@ -70,8 +71,8 @@ def status(kit: Kit) -> int:
     else:
         say("✓ Every exercise passes. Well done!")
     if not touched and build.start_kit_build(kit, pending[0]):  # a head start on check
-        say("(While you read: the kit's own part of your build is compiling in the background, "
-            "so your first check compiles only your exercise.)")
+        say(f"(While you read: the kit's own part of your build and exercise {pending[0]['id']} "
+            "are compiling in the background, so your first check has little left to do.)")
     say(f"{done}/{len(kit.exercises)} exercises done")
     return 0
 
@@ -320,7 +321,7 @@ def check(kit: Kit, number: str | None, pattern: str | None = None,
         say(build_output[-4000:])
         say("kit: cmake could not configure the build; the messages above say why.")
         return 1
-    warnings = diagnose.remember_warnings(kit, ex, build_output)
+    warnings = diagnose.remember_warnings(kit, ex, build_output, build.background_output(kit))
     if not built:
         return compile_failure(kit, ex, build_output, hint_command)
     if warnings:

@@ -120,9 +120,9 @@ def render(record: dict) -> str:
         "the work costs, which a busy machine cannot flatter: where wall time is far above CPU "
         "time divided by the cores, the machine was busy or waiting.",
         "At a terminal, `status` starts the kit's own libraries, which every exercise links, "
-        "and the first exercise's test file compiling in the background while you read the "
-        "first stub; a `check` that comes sooner waits for them, and its CPU time here "
-        "includes theirs.",
+        "and the first exercise's test program (its stub as it is) compiling in the "
+        "background while you read the first stub; a `check` that comes sooner waits for "
+        "them, and its CPU time here includes theirs.",
     ]
     lines = ["# How long the kit's commands take", ""]
     for paragraph in prose:
