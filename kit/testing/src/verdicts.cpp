@@ -196,12 +196,12 @@ public:
 
     void OnTestStart(const ::testing::TestInfo& test) override {
         running_ = {};
-        running_.test = full_name(test);
+        running_.record.test = full_name(test);
         running_.kind = test.test_suite_name();
         ruled_out_now().clear();
         notes_now().clear();
-        write_line(start_line(running_.test));
-        prepare_crash_line(running_.test);
+        write_line(start_line(running_.record.test));
+        prepare_crash_line(running_.record.test);
     }
 
     void OnTestPartResult(const ::testing::TestPartResult& part) override {
@@ -218,7 +218,8 @@ public:
         failure.facts = take_facts(text);
         failure.message = first_line(text);
         failure.text = text;
-        failure.alike = alike_key(failure.facts, failure.facts.compared, text, running_.test);
+        failure.alike =
+            alike_key(failure.facts, failure.facts.compared, text, running_.record.test);
         failure.file = part.file_name() ? part.file_name() : "";
         failure.line = part.line_number();
         std::optional<failure_record> unnamed;  // the failure with its name taken back
@@ -227,8 +228,8 @@ public:
             unnamed->facts.compared = take_back_name(failure.facts.compared);
             unnamed->text = failure.facts.unnamed_text;
             unnamed->message = first_line(unnamed->text);
-            unnamed->alike =
-                alike_key(unnamed->facts, unnamed->facts.compared, unnamed->text, running_.test);
+            unnamed->alike = alike_key(unnamed->facts, unnamed->facts.compared, unnamed->text,
+                                       running_.record.test);
         }
         running_.record.failures.push_back(std::move(failure));
         running_.unnamed.push_back(std::move(unnamed));
@@ -237,7 +238,6 @@ public:
     void OnTestEnd(const ::testing::TestInfo& test) override {
         const auto& result = *test.result();
         test_record& record = running_.record;
-        record.test = running_.test;
         record.case_path = case_of(result);
         record.status = result.Skipped() ? "skipped" : result.Failed() ? "failed" : "passed";
         record.ruled_out = ruled_out_now();
@@ -273,7 +273,6 @@ public:
 private:
     // A test as written, and what deciding its names across tests needs.
     struct finished_test {
-        std::string test;  // as its events name it
         std::string kind;  // its suite: a value case's ATTN_CASE kind
         test_record record;
         // Beside record.failures: each failure with its name taken back, where it names one.
@@ -290,7 +289,7 @@ private:
             for (const auto& name : test.record.ruled_out) ruled_out.emplace(test.kind, name);
             for (auto& failure : test.record.failures) {
                 if (failure.facts.kind == "mismatch")
-                    compared.push_back({test.kind, test.test, &failure.facts.compared});
+                    compared.push_back({test.kind, test.record.test, &failure.facts.compared});
             }
         }
         const auto changed = decide_names(compared, ruled_out);
@@ -313,7 +312,7 @@ private:
                     failure.text =
                         failure.message +
                         failure.text.substr(std::min(failure.text.find('\n'), failure.text.size()));
-                    failure.alike = alike_key(failure.facts, verdict, failure.text, test.test);
+                    failure.alike = alike_key(failure.facts, verdict, failure.text, record.test);
                 }
                 record.revised = true;
             }
