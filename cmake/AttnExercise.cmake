@@ -41,7 +41,7 @@ set(ATTN_EXERCISE_FILE_FLAGS
 # that file to compile.
 file(WRITE ${CMAKE_BINARY_DIR}/attn_exercise_pch.cpp "// compiles the exercises' header\n")
 add_library(attn_exercise_pch OBJECT ${CMAKE_BINARY_DIR}/attn_exercise_pch.cpp)
-target_link_libraries(attn_exercise_pch PRIVATE attn_api)
+target_link_libraries(attn_exercise_pch PRIVATE attn_headers)
 target_compile_options(attn_exercise_pch PRIVATE ${ATTN_EXERCISE_FILE_FLAGS})
 target_precompile_headers(attn_exercise_pch PRIVATE <xtensor/xtensor.hpp> <xtensor/xview.hpp>
                                                     <xtensor/xmath.hpp>)

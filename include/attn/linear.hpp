@@ -3,7 +3,8 @@
 // nn.Linear(d_in, d_out, bias) computes y = x @ weight.T + bias for every row x. Its weight is
 // stored (d_out, d_in): transposed relative to the (d_in, d_out) matrices W of `x @ W` in the
 // book's SelfAttention_v1. In a module's state_dict() a Linear named W_query is the keys
-// "W_query.weight" and, with a bias, "W_query.bias".
+// "W_query.weight" and, with a bias, "W_query.bias". Its functions' bodies are in
+// kit/api/linear.cpp.
 #pragma once
 
 #include "attn/module.hpp"
@@ -25,25 +26,13 @@ struct Linear {
     // nn.Linear(d_in, d_out, bias) named `name` in its module: PyTorch draws the weight, then
     // the bias, uniformly from [-1/sqrt(d_in), 1/sqrt(d_in)); `source` decides the values.
     static Linear make(ParameterSource& source, const std::string& name, std::size_t d_in,
-                       std::size_t d_out, bool bias) {
-        Linear layer{source.parameter(name + ".weight", {d_out, d_in}, Init::linear_weight(d_in)),
-                     {}};
-        if (bias) layer.bias = source.parameter(name + ".bias", {d_out}, Init::linear_bias(d_in));
-        return layer;
-    }
+                       std::size_t d_out, bool bias);
 
     // The layer `name` of a state_dict: "<name>.weight", and "<name>.bias" if it has one.
-    static Linear load(const StateDict& state, const std::string& name) {
-        Linear layer{state.at<2>(name + ".weight"), {}};
-        if (state.contains(name + ".bias")) layer.bias = state.at<1>(name + ".bias");
-        return layer;
-    }
+    static Linear load(const StateDict& state, const std::string& name);
 
     // Adds "<name>.weight" (and "<name>.bias" if there is one) to `state`.
-    void save(StateDict& state, const std::string& name) const {
-        state.set(name + ".weight", weight);
-        if (has_bias()) state.set(name + ".bias", bias);
-    }
+    void save(StateDict& state, const std::string& name) const;
 };
 
 }  // namespace attn

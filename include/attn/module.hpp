@@ -17,6 +17,7 @@
 //   FromStateDict   a state_dict recorded from PyTorch (a case's files, "W_query.weight.npy")
 //   HashedUniform   a rule both PyTorch's side and C++ compute, element by element, so a
 //                   GPT-2-sized module (2.36 M parameters) needs no file at all
+// The bodies of the functions declared here are in kit/api/module.cpp.
 #pragma once
 
 #include "attn/errors.hpp"
@@ -40,22 +41,13 @@ using Shape = std::vector<std::size_t>;
 // A module's tensors by the keys of PyTorch's state_dict(), in key order.
 class StateDict {
 public:
-    void set(const std::string& name, Parameter tensor) { tensors_[name] = std::move(tensor); }
-    bool contains(const std::string& name) const { return tensors_.count(name) != 0; }
+    void set(const std::string& name, Parameter tensor);
+    bool contains(const std::string& name) const;
     const std::map<std::string, Parameter>& tensors() const { return tensors_; }
 
     // The tensor `name`: "state_dict has no W_query.weight (it has: W_key.weight, ...)"
     // otherwise.
-    const Parameter& get(const std::string& name) const {
-        const auto found = tensors_.find(name);
-        if (found == tensors_.end()) {
-            std::string known;
-            for (const auto& [key, tensor] : tensors_) known += (known.empty() ? "" : ", ") + key;
-            throw shape_error("state_dict has no " + name +
-                              " (it has: " + (known.empty() ? "nothing" : known) + ")");
-        }
-        return found->second;
-    }
+    const Parameter& get(const std::string& name) const;
 
     // get(name) as a tensor of rank N: "state_dict's W_query.bias has shape (2, 3), but is
     // used as a 1-D tensor" otherwise.
@@ -71,19 +63,10 @@ public:
     }
 
     // The entries under `prefix` ("heads.0."), with the prefix taken off their names.
-    StateDict under(const std::string& prefix) const {
-        StateDict part;
-        for (const auto& [key, tensor] : tensors_) {
-            if (key.compare(0, prefix.size(), prefix) == 0)
-                part.set(key.substr(prefix.size()), tensor);
-        }
-        return part;
-    }
+    StateDict under(const std::string& prefix) const;
 
     // Adds every entry of `part` under `prefix`: a module's state_dict holds its children's.
-    void set_all(const std::string& prefix, const StateDict& part) {
-        for (const auto& [key, tensor] : part.tensors()) set(prefix + key, tensor);
-    }
+    void set_all(const std::string& prefix, const StateDict& part);
 
 private:
     std::map<std::string, Parameter> tensors_;
@@ -130,15 +113,7 @@ class FromStateDict : public ParameterSource {
 public:
     explicit FromStateDict(StateDict state) : state_(std::move(state)) {}
 
-    Parameter parameter(const std::string& name, const Shape& shape, const Init&) override {
-        const Parameter& tensor = state_.get(name);
-        if (Shape(tensor.shape().begin(), tensor.shape().end()) != shape) {
-            throw shape_error("the module asks for " + name + " of shape " + shape_string(shape) +
-                              ", but the state_dict's has shape " + shape_string(tensor.shape()) +
-                              ": the module's sizes differ from the recorded module's");
-        }
-        return tensor;
-    }
+    Parameter parameter(const std::string& name, const Shape& shape, const Init&) override;
 
 private:
     StateDict state_;
@@ -152,44 +127,15 @@ private:
 // the kit's test_init checks that both agree. Not PyTorch's generator: a module built at
 // HashedUniform(123) is not the notebook's at torch.manual_seed(123), but it is the one the
 // recorder builds at HashedUniform(123), which is all a golden needs.
-namespace hashed {
-
-inline std::uint64_t mix(std::uint64_t z) {
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
-
-inline std::uint64_t fnv1a64(const std::string& text) {
-    std::uint64_t hash = 0xCBF29CE484222325ULL;
-    for (const unsigned char c : text) hash = (hash ^ c) * 0x100000001B3ULL;
-    return hash;
-}
-
-}  // namespace hashed
-
 // The tensor `name` of `shape` drawn by the rule above, uniform in [low, high).
-inline Parameter hashed_uniform(std::uint64_t seed, const std::string& name, const Shape& shape,
-                                float low, float high) {
-    Parameter tensor(shape);
-    const std::uint64_t key = hashed::fnv1a64(name);
-    const double width = static_cast<double>(high) - static_cast<double>(low);
-    for (std::size_t i = 0; i < tensor.size(); ++i) {
-        const std::uint64_t z =
-            hashed::mix(key ^ hashed::mix(seed + 0x9E3779B97F4A7C15ULL * (i + 1)));
-        const double unit = static_cast<double>(z >> 40) / 16777216.0;  // [0, 1), 24 bits
-        tensor.flat(i) = static_cast<float>(static_cast<double>(low) + width * unit);
-    }
-    return tensor;
-}
+Parameter hashed_uniform(std::uint64_t seed, const std::string& name, const Shape& shape, float low,
+                         float high);
 
 class HashedUniform : public ParameterSource {
 public:
     explicit HashedUniform(std::uint64_t seed) : seed_(seed) {}
 
-    Parameter parameter(const std::string& name, const Shape& shape, const Init& init) override {
-        return hashed_uniform(seed_, name, shape, init.low(), init.high());
-    }
+    Parameter parameter(const std::string& name, const Shape& shape, const Init& init) override;
 
 private:
     std::uint64_t seed_;
