@@ -57,7 +57,7 @@ class ThrowawayKitTest(unittest.TestCase):
                                             "cell": "In [1]", "call": "f()"}]})
         settings = {"test_timeout_s": LAB_CPU_S, "test_wall_factor": LAB_TIMEOUT_S // LAB_CPU_S,
                     "packages": {"build": ["g++", "cmake"], "recorder": ["python3-torch"],
-                                 "grader": ["bubblewrap"]}}
+                                 "grader": ["bubblewrap"], "optional": ["lld"]}}
         (root / "exercises.json").write_text(json.dumps(
             {"format_version": 1, "about": "a throwaway kit", "settings": settings,
              "exercises": exercises},

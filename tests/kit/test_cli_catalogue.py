@@ -80,9 +80,10 @@ class CatalogueTest(ThrowawayKitTest):
         self.assertIn(f"| 02 | The lab's fails exercise | {cells} | `exercises/02_fails.cpp` "
                       "| ready: 1 case, 0 named mistakes |", readme)
         self.assertIn("<!-- packages:begin -->\nDependencies (Debian 12 and 13 packages, "
-                      "installed by `tools/kit setup`): g++, cmake;\npython3-torch to record "
-                      "goldens (`tools/kit setup --recorder`); and bubblewrap to grade a\n"
-                      "class (`tools/kit setup --grader`, which `tools/grade` runs itself).\n"
+                      "installed by `tools/kit setup`): g++, cmake (and,\nwhere it can, lld, "
+                      "which builds faster); python3-torch to record goldens (`tools/kit setup\n"
+                      "--recorder`); and bubblewrap to grade a class (`tools/kit setup --grader`, "
+                      "which\n`tools/grade` runs itself).\n"
                       "<!-- packages:end -->", readme)
 
     def test_check_catches_a_stale_stub_blob(self):

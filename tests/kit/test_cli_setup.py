@@ -55,5 +55,60 @@ class PlatformTest(unittest.TestCase):
         self.assertNotIn("everything is installed", out.getvalue())
 
 
+class OptionalPackageTest(unittest.TestCase):
+    """An optional package (lld) is installed where it can be, and never stops the kit: a
+    student without root, or on a system without it, builds with GNU ld."""
+
+    WITH_OPTIONAL = {"build": ["g++"], "recorder": [], "grader": [], "optional": ["lld"]}
+
+    def install(self, missing: list, root: bool, apt_fails_on: str = "", say_so: bool = False):
+        """(install's result, what it printed, the apt-get commands it ran)."""
+        commands = []
+
+        def apt(command, **_):
+            commands.append(command)
+            failed = apt_fails_on and apt_fails_on in command
+            return mock.Mock(returncode=100 if failed else 0, stdout="E: no such package")
+
+        out = io.StringIO()
+        with mock.patch.object(packages.shutil, "which", return_value="/usr/bin/dpkg-query"), \
+                mock.patch.object(packages, "this_platform", return_value=("debian", "12", "")), \
+                mock.patch.object(packages, "missing_packages", return_value=missing), \
+                mock.patch.object(packages.os, "geteuid", return_value=0 if root else 1000), \
+                mock.patch.object(packages.subprocess, "run", side_effect=apt), \
+                redirect_stdout(out):
+            result = packages.install(self.WITH_OPTIONAL, say_so=say_so)
+        return result, out.getvalue(), commands
+
+    def test_without_root_a_missing_optional_package_stops_nothing(self):
+        result, said, commands = self.install(["lld"], root=False)
+        self.assertEqual((result, said, commands), (True, "", []))
+        result, said, _ = self.install(["lld"], root=False, say_so=True)
+        self.assertTrue(result)
+        self.assertIn("optional, for faster builds: sudo apt-get install lld", said)
+
+    def test_without_root_a_missing_required_package_stops_and_names_all(self):
+        result, said, commands = self.install(["g++", "lld"], root=False)
+        self.assertFalse(result)
+        self.assertIn("these Debian packages are missing: g++\n", said)
+        self.assertIn("sudo apt-get install g++ lld", said)
+        self.assertEqual(commands, [])
+
+    def test_as_root_both_are_installed_the_optional_apart(self):
+        result, _, commands = self.install(["g++", "lld"], root=True)
+        self.assertTrue(result)
+        self.assertEqual([command[3:] for command in commands],
+                         [["update", "-qq"],
+                          ["install", "-y", "-qq", "--no-install-recommends", "g++"],
+                          ["install", "-y", "-qq", "--no-install-recommends", "lld"]])
+
+    def test_as_root_an_optional_package_that_fails_to_install_stops_nothing(self):
+        result, said, _ = self.install(["lld"], root=True, apt_fails_on="lld")
+        self.assertTrue(result)
+        self.assertIn("the optional lld could not be installed", said)
+        result, _, _ = self.install(["g++"], root=True, apt_fails_on="g++")
+        self.assertFalse(result)
+
+
 if __name__ == "__main__":
     unittest.main()

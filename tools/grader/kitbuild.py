@@ -268,11 +268,12 @@ def student_compile(cmds: ExerciseCommands, source: str, obj: str) -> list:
 
 
 # lld (the grader's packages) links these programs in 0.13 s, ld in 0.36 s, once per exercise
-# and student. Not gold (0.18 s): it stops at a library path that is a dangling link, where ld
-# searches on (a GPU image's /opt/gcc/lib/gcc/.../libstdc++.so: every student's link failed
-# there, while the kit's own build linked), and binutils 2.44 drops it. lld honours an object's
-# .deplibs section (clang's `#pragma comment(lib, ...)`): a student's object could name the
-# kit's solutions' archives and link them in. It is told not to; GNU ld never reads .deplibs.
+# and student; the kit's own build links with it too where it is installed (CMakeLists.txt).
+# Not gold (0.18 s): it stops at a library path that is a dangling link, where ld searches on
+# (a GPU image's /opt/gcc/lib/gcc/.../libstdc++.so: every student's link failed there, while
+# the kit's own build linked), and binutils 2.44 drops it. lld honours an object's .deplibs
+# section (clang's `#pragma comment(lib, ...)`): a student's object could name the kit's
+# solutions' archives and link them in. It is told not to; GNU ld never reads .deplibs.
 LLD_OPTIONS = ["-fuse-ld=lld", "-Wl,--no-dependent-libraries"]
 
 

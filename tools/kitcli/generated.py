@@ -65,9 +65,11 @@ def catalogue_table(kit: Kit, counts: dict) -> str:
 
 def packages_sentence(kit: Kit) -> str:
     packages = kit.settings["packages"]
+    optional = (" (and, where it can, " + ", ".join(packages["optional"]) + ", which builds "
+                "faster)") if packages.get("optional") else ""
     return textwrap.fill(
         "Dependencies (Debian 12 and 13 packages, installed by `tools/kit setup`): "
-        + ", ".join(packages["build"]) + "; " + ", ".join(packages["recorder"])
+        + ", ".join(packages["build"]) + optional + "; " + ", ".join(packages["recorder"])
         + " to record goldens (`tools/kit setup --recorder`); and "
         + ", ".join(packages["grader"]) + " to grade a class (`tools/kit setup --grader`, "
         "which `tools/grade` runs itself).", width=README_WIDTH,

@@ -1,6 +1,8 @@
 """The Debian packages the kit needs, from exercises.json's settings: "build" to build and
 test the kit, "recorder" (PyTorch) to record or check its goldens, "grader" (bubblewrap, lld)
-for tools/grade's sandbox and links. `tools/kit setup` and tools/grade install them."""
+for tools/grade's sandbox and links; and "optional" ones that only make the build faster (lld,
+which links a test program in a third of GNU ld's time): installed with the others where they
+can be, never required. `tools/kit setup` and tools/grade install them."""
 
 from __future__ import annotations
 
@@ -65,30 +67,53 @@ def missing_packages(packages: list) -> list:
 def install(packages: dict, with_recorder: bool = False, say_so: bool = False,
             with_grader: bool = False) -> bool:
     """Installs what is missing of `packages` (exercises.json's settings' "packages") when run
-    as root; else says exactly what to install. `say_so`: also say when everything is
-    installed (`tools/kit setup` itself)."""
-    wanted = (packages["build"] + (packages["recorder"] if with_recorder else [])
-              + (packages["grader"] if with_grader else []))
+    as root; else says exactly what to install, and returns False where a required package
+    is missing (an optional one missing stops nothing). `say_so`: also say when everything
+    is installed, and name a missing optional package (`tools/kit setup` itself)."""
+    required = (packages["build"] + (packages["recorder"] if with_recorder else [])
+                + (packages["grader"] if with_grader else []))
+    optional = [package for package in packages.get("optional", []) if package not in required]
     note = platform_note(this_platform())
     if note and (say_so or not shutil.which("dpkg-query")):
         say(note)
     if not shutil.which("dpkg-query"):
         return True  # nothing to check here: the configure step names what it cannot find
-    missing = missing_packages(wanted)
+    missing = missing_packages(required + optional)
+    missing_required = [package for package in missing if package not in optional]
+    missing_optional = [package for package in missing if package in optional]
     if not missing:
         if say_so:
-            say("kit setup: everything is installed (" + ", ".join(wanted) + ")")
+            say("kit setup: everything is installed (" + ", ".join(required + optional) + ")")
         return True
     if os.geteuid() != 0:
-        say("kit: these Debian packages are missing: " + " ".join(missing))
-        say("     install them with: sudo apt-get install " + " ".join(missing))
+        if missing_required:
+            say("kit: these Debian packages are missing: " + " ".join(missing_required))
+            say("     install them with: sudo apt-get install " + " ".join(missing))
+            return False
+        if say_so:
+            say("kit setup: everything needed is installed; optional, for faster builds: "
+                "sudo apt-get install " + " ".join(missing_optional))
+        return True
+    if missing_required and not apt_install(missing_required, note, update=True):
         return False
-    say("kit setup: installing " + " ".join(missing) + " ...")
+    # Apart, so that a system without them (another distribution's names) still sets up.
+    if missing_optional and not apt_install(missing_optional, note,
+                                            update=not missing_required):
+        say("kit setup: the optional " + " ".join(missing_optional) + " could not be installed; "
+            "the kit builds without, a little slower")
+    say("kit setup: done")
+    return True
+
+
+def apt_install(names: list, note: str, update: bool) -> bool:
+    """apt-get install `names` (after apt-get update where `update`); on failure, says what
+    failed and returns False."""
+    say("kit setup: installing " + " ".join(names) + " ...")
     environment = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
     # Another apt-get of the machine may hold dpkg's lock a while: wait for it, not fail.
     apt = ["apt-get", "-o", "DPkg::Lock::Timeout=600"]
-    for command in ([*apt, "update", "-qq"],
-                    [*apt, "install", "-y", "-qq", "--no-install-recommends", *missing]):
+    commands = [[*apt, "update", "-qq"]] if update else []
+    for command in commands + [[*apt, "install", "-y", "-qq", "--no-install-recommends", *names]]:
         result = subprocess.run(command, env=environment, stdout=subprocess.PIPE,
                                 stderr=subprocess.STDOUT, text=True)
         if result.returncode != 0:
@@ -96,5 +121,4 @@ def install(packages: dict, with_recorder: bool = False, say_so: bool = False,
             say(f"kit setup: `{' '.join(command)}` failed (exit {result.returncode})"
                 + (f" on {this_platform()[2]}, which the kit is not tested on" if note else ""))
             return False
-    say("kit setup: done")
     return True
