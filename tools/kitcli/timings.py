@@ -149,9 +149,9 @@ def render(record: dict) -> str:
                      f"{step['load']:.2f} |")
     for step in record["steps"]:
         if "runs_wall_s" in step:
-            lines += ["", f"{step['what'][:1].upper()}{step['what'][1:]}, each save in turn: "
-                          + ", ".join(f"{wall:.1f}" for wall in step["runs_wall_s"])
-                          + " s wall."]
+            runs = ", ".join(f"{wall:.1f}" for wall in step["runs_wall_s"])
+            lines += [""] + textwrap.wrap(f"{step['what'][:1].upper()}{step['what'][1:]}, "
+                                          f"each save in turn: {runs} s wall.", width=92)
     return "\n".join(lines) + "\n"
 
 
